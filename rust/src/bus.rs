@@ -1,0 +1,553 @@
+//! The machine around the CPU: memory map, interrupt registers, OAM DMA and
+//! the event scheduler that keeps every component lazily up to date.
+//!
+//! Time is counted in T-cycles (`now`). A CPU memory access is one M-cycle:
+//! the bus first advances time by 4 ("tick"), processing any component event
+//! that became due, then performs the access, bringing the touched component
+//! up to date first. In the fast path a tick is one add and one compare; the
+//! reference path (`Hardware::reference`) instead steps every component on
+//! every M-cycle, and tests assert both paths give identical results.
+//!
+//! RAM that a batched engine wants to expose to NumPy (WRAM + HRAM) is not
+//! part of [`Hardware`]: it is passed in as a separate `&mut Ram` so many
+//! instances can keep theirs in one contiguous buffer.
+
+use crate::apu::Apu;
+use crate::cartridge::Cartridge;
+use crate::cpu::CpuBus;
+use crate::error::{Error, Result};
+use crate::joypad::Joypad;
+use crate::ppu::{Ppu, DOTS_PER_FRAME};
+use crate::serial::Serial;
+use crate::state::{StateReader, StateWriter, Stateful};
+use crate::timer::Timer;
+
+pub const WRAM_SIZE: usize = 0x2000;
+pub const HRAM_SIZE: usize = 0x7F;
+/// One instance's WRAM (0xC000-0xDFFF) followed by HRAM (0xFF80-0xFFFE).
+pub const RAM_SIZE: usize = WRAM_SIZE + HRAM_SIZE;
+pub type Ram = [u8; RAM_SIZE];
+
+const HRAM_BASE: usize = WRAM_SIZE;
+/// The DMG's system counter when the boot ROM hands over at 0x0100.
+pub const POST_BOOT_COUNTER: u16 = 0xABCC;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Dma {
+    /// Source page (high byte of the source address).
+    source: u8,
+    /// Time of the M-cycle in which byte 0 is copied.
+    start: u64,
+    /// Bytes copied so far (160 = done).
+    copied: u8,
+    /// A DMA restarted while another runs keeps OAM blocked until the new
+    /// one starts.
+    block_from: u64,
+}
+
+const DMA_IDLE: Dma = Dma {
+    source: 0,
+    start: u64::MAX,
+    copied: 160,
+    block_from: u64::MAX,
+};
+
+#[derive(Clone)]
+pub struct Hardware {
+    /// Emulated time in T-cycles since power-on.
+    pub now: u64,
+    next_event: u64,
+    /// Step every component every M-cycle (slow reference path).
+    pub reference: bool,
+    pub cart: Cartridge,
+    pub timer: Timer,
+    pub ppu: Ppu,
+    pub apu: Apu,
+    pub serial: Serial,
+    pub joypad: Joypad,
+    dma: Dma,
+    dma_reg: u8,
+    pub intf: u8,
+    pub ie: u8,
+    boot_rom: Option<Box<[u8; 256]>>,
+    boot_rom_active: bool,
+    /// Set when a frame ends (VBlank start, or 70,224 T-cycles with the LCD off).
+    pub frame_done: bool,
+    /// When the current frame began (used while the LCD is off).
+    pub frame_start: u64,
+}
+
+impl Hardware {
+    pub fn new(cart: Cartridge, boot_rom: Option<Box<[u8; 256]>>) -> Hardware {
+        let booting = boot_rom.is_some();
+        let mut hw = Hardware {
+            now: 0,
+            next_event: 0,
+            reference: false,
+            cart,
+            timer: Timer::new(if booting { 0 } else { POST_BOOT_COUNTER }),
+            ppu: if booting {
+                Ppu::power_on()
+            } else {
+                Ppu::post_boot()
+            },
+            apu: if booting {
+                Apu::power_on()
+            } else {
+                Apu::post_boot()
+            },
+            serial: Serial::new(),
+            joypad: Joypad::new(),
+            dma: DMA_IDLE,
+            dma_reg: 0xFF,
+            intf: if booting { 0 } else { 0x01 },
+            ie: 0,
+            boot_rom,
+            boot_rom_active: booting,
+            frame_done: false,
+            frame_start: 0,
+        };
+        hw.reschedule();
+        hw
+    }
+
+    /// Recompute the earliest pending event.
+    #[inline]
+    fn reschedule(&mut self) {
+        let frame_end = if self.ppu.lcd_on() {
+            u64::MAX
+        } else {
+            self.frame_start + DOTS_PER_FRAME
+        };
+        let dma_end = if self.dma.copied < 160 {
+            self.dma.start + 4 * 159
+        } else {
+            u64::MAX
+        };
+        self.next_event = self
+            .timer
+            .next_event()
+            .min(self.ppu.next_event())
+            .min(self.serial.next_event())
+            .min(dma_end)
+            .min(frame_end);
+    }
+
+    /// Handle the end of a frame (VBlank start, or a frame's worth of time
+    /// with the LCD off).
+    #[inline]
+    fn check_frame(&mut self, now: u64) {
+        if self.ppu.frame_ready {
+            self.ppu.frame_ready = false;
+            self.frame_done = true;
+            self.frame_start = now;
+        } else if !self.ppu.lcd_on() && now >= self.frame_start + DOTS_PER_FRAME {
+            self.frame_done = true;
+            self.frame_start += DOTS_PER_FRAME;
+        }
+    }
+
+    /// OAM belongs to the DMA unit from `block_from` until the M-cycle after
+    /// the last byte is copied.
+    #[inline]
+    fn dma_blocking(&self) -> bool {
+        self.now >= self.dma.block_from && self.now < self.dma.start.saturating_add(4 * 160)
+    }
+
+    /// `IE & IF` for the five interrupt sources.
+    #[inline]
+    pub fn pending(&self) -> u8 {
+        self.ie & self.intf & 0x1F
+    }
+
+    /// Side-effect-free read of any address (everything must be caught up).
+    pub fn peek(&self, ram: &Ram, addr: u16) -> u8 {
+        match addr {
+            0x0000..=0x7FFF => self.read_rom(addr),
+            0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize],
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
+            0xFE00..=0xFE9F => self.ppu.oam[(addr - 0xFE00) as usize],
+            0xFEA0..=0xFEFF => 0x00,
+            0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
+            0xFFFF => self.ie,
+            _ => self.read_io(addr),
+        }
+    }
+
+    #[inline(always)]
+    fn read_rom(&self, addr: u16) -> u8 {
+        if self.boot_rom_active && addr < 0x100 {
+            if let Some(b) = &self.boot_rom {
+                return b[addr as usize];
+            }
+        }
+        self.cart.read_rom(addr)
+    }
+
+    /// I/O register read; the component has been brought up to date.
+    fn read_io(&self, addr: u16) -> u8 {
+        match addr {
+            0xFF00 => self.joypad.read(),
+            0xFF01 | 0xFF02 => self.serial.read(addr),
+            0xFF04..=0xFF07 => self.timer.read(addr, self.now),
+            0xFF0F => self.intf | 0xE0,
+            0xFF10..=0xFF3F => self.apu.read(addr),
+            0xFF46 => self.dma_reg,
+            0xFF40..=0xFF4B => self.ppu.read(addr),
+            _ => 0xFF,
+        }
+    }
+
+    /// Bring the component behind an I/O address up to date.
+    #[inline]
+    fn catch_up_io(&mut self, addr: u16, ram: &Ram) {
+        let now = self.now;
+        match addr {
+            0xFF01 | 0xFF02 => self.intf |= self.serial.catch_up(now),
+            0xFF04..=0xFF07 => self.intf |= self.timer.catch_up(now),
+            0xFF40..=0xFF4B => self.intf |= self.ppu.catch_up(now),
+            0xFF0F => self.process_events(ram),
+            _ => {}
+        }
+    }
+
+    /// Bring every component up to `now`.
+    fn process_events(&mut self, ram: &Ram) {
+        let now = self.now;
+        self.intf |= self.timer.catch_up(now);
+        self.intf |= self.ppu.catch_up(now);
+        self.intf |= self.serial.catch_up(now);
+        self.dma_catch_up(ram, now);
+        self.check_frame(now);
+        self.reschedule();
+    }
+
+    /// The slow path: every component stepped on every M-cycle.
+    fn reference_step(&mut self, ram: &Ram) {
+        let now = self.now;
+        self.intf |= self.timer.tick_mcycle(now);
+        self.intf |= self.ppu.catch_up(now);
+        self.intf |= self.serial.catch_up(now);
+        self.dma_catch_up(ram, now);
+        self.check_frame(now);
+        self.reschedule();
+    }
+
+    /// Advance one M-cycle.
+    #[inline(always)]
+    pub fn tick(&mut self, ram: &Ram) {
+        self.now += 4;
+        if self.reference {
+            self.reference_step(ram);
+        } else if self.now >= self.next_event {
+            self.process_events(ram);
+        }
+    }
+
+    /// Fast-forward a halted CPU to the M-cycle in which the next event is due.
+    #[inline]
+    pub fn halt_idle(&mut self, ram: &Ram) {
+        if !self.reference && self.next_event != u64::MAX && self.next_event > self.now + 4 {
+            // Land on the last M-cycle boundary before the event, then tick.
+            let skip = (self.next_event - self.now - 1) & !3;
+            self.now += skip;
+        }
+        self.tick(ram);
+    }
+
+    /// Bring everything up to date (between frames, before peeking).
+    pub fn sync(&mut self, ram: &Ram) {
+        self.process_events(ram);
+    }
+
+    // ---- OAM DMA -------------------------------------------------------
+
+    fn dma_catch_up(&mut self, ram: &Ram, now: u64) {
+        if self.dma.copied >= 160 || now < self.dma.start {
+            return;
+        }
+        let due = (((now - self.dma.start) / 4) + 1).min(160) as u8;
+        while self.dma.copied < due {
+            let i = self.dma.copied;
+            let src = (self.dma.source as u16) << 8 | i as u16;
+            self.ppu.oam[i as usize] = self.dma_source_byte(ram, src);
+            self.dma.copied += 1;
+        }
+    }
+
+    /// What the DMA unit reads at `addr`. Sources at and above 0xE000 reach
+    /// WRAM through the echo mirror on the DMG.
+    fn dma_source_byte(&self, ram: &Ram, addr: u16) -> u8 {
+        match addr {
+            0x0000..=0x7FFF => self.read_rom(addr),
+            0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize],
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            _ => ram[(addr & 0x1FFF) as usize],
+        }
+    }
+
+    fn start_dma(&mut self, ram: &Ram, value: u8) {
+        self.dma_catch_up(ram, self.now);
+        let restarting = self.dma.copied < 160 && self.now >= self.dma.start;
+        self.dma_reg = value;
+        // One M-cycle of set-up, then one byte per M-cycle.
+        self.dma = Dma {
+            source: value,
+            start: self.now + 8,
+            copied: 0,
+            block_from: if restarting {
+                self.now
+            } else {
+                self.now + 8
+            },
+        };
+        self.reschedule();
+    }
+
+    // ---- CPU-visible accesses (time already advanced) -------------------
+
+    #[inline(always)]
+    fn cpu_read(&mut self, ram: &Ram, addr: u16) -> u8 {
+        match addr {
+            0x0000..=0x7FFF => self.read_rom(addr),
+            0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
+            0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
+            0x8000..=0x9FFF => {
+                self.intf |= self.ppu.catch_up(self.now);
+                if self.ppu.vram_blocked() {
+                    0xFF
+                } else {
+                    self.ppu.vram[(addr & 0x1FFF) as usize]
+                }
+            }
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            0xFE00..=0xFEFF => {
+                self.intf |= self.ppu.catch_up(self.now);
+                if self.ppu.oam_blocked() || self.dma_blocking() {
+                    0xFF
+                } else if addr < 0xFEA0 {
+                    self.ppu.oam[(addr - 0xFE00) as usize]
+                } else {
+                    0x00
+                }
+            }
+            0xFFFF => self.ie,
+            _ => {
+                self.catch_up_io(addr, ram);
+                self.read_io(addr)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn cpu_write(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        match addr {
+            0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize] = value,
+            0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
+            0x0000..=0x7FFF => self.cart.write_rom(addr, value, self.now),
+            0x8000..=0x9FFF => {
+                self.intf |= self.ppu.catch_up(self.now);
+                if !self.ppu.vram_blocked() {
+                    self.ppu.vram[(addr & 0x1FFF) as usize] = value;
+                }
+            }
+            0xA000..=0xBFFF => self.cart.write_ram(addr, value, self.now),
+            0xFE00..=0xFE9F => {
+                self.intf |= self.ppu.catch_up(self.now);
+                if !self.ppu.oam_blocked() && !self.dma_blocking() {
+                    self.ppu.oam[(addr - 0xFE00) as usize] = value;
+                }
+            }
+            0xFEA0..=0xFEFF => {}
+            0xFFFF => self.ie = value,
+            _ => self.write_io(ram, addr, value),
+        }
+    }
+
+    fn write_io(&mut self, ram: &Ram, addr: u16, value: u8) {
+        self.catch_up_io(addr, ram);
+        let now = self.now;
+        match addr {
+            0xFF00 => self.intf |= self.joypad.write(value),
+            0xFF01 | 0xFF02 => {
+                self.intf |= self.timer.catch_up(now);
+                let counter = self.timer.system_counter(now);
+                self.serial.write(addr, value, now, counter);
+                self.reschedule();
+            }
+            0xFF04..=0xFF07 => {
+                self.timer.write(addr, value, now);
+                self.reschedule();
+            }
+            0xFF0F => self.intf = value & 0x1F,
+            0xFF10..=0xFF3F => self.apu.write(addr, value),
+            0xFF46 => self.start_dma(ram, value),
+            0xFF40..=0xFF4B => {
+                let was_on = self.ppu.lcd_on();
+                self.intf |= self.ppu.write(addr, value, now);
+                if was_on != self.ppu.lcd_on() {
+                    if !self.ppu.lcd_on() {
+                        // With the LCD off, frames are counted by time.
+                        self.frame_start = now;
+                    }
+                    self.reschedule();
+                }
+            }
+            0xFF50 => {
+                if value & 1 != 0 {
+                    self.boot_rom_active = false;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Debugger-style write with no time passing (the Python `memory[a] = v`).
+    pub fn poke(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        match addr {
+            // Writes that would be ignored while the PPU owns VRAM/OAM go
+            // through anyway: a debugger write must take effect.
+            0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize] = value,
+            0xFE00..=0xFE9F => self.ppu.oam[(addr - 0xFE00) as usize] = value,
+            _ => self.cpu_write(ram, addr, value),
+        }
+        self.process_events(ram);
+    }
+
+    pub fn set_buttons(&mut self, pressed: u8) {
+        self.intf |= self.joypad.set_pressed(pressed);
+    }
+
+    /// Consistency checks after loading a state, so a corrupted state cannot
+    /// make catch-up loops run for ages.
+    fn validate(&self) -> Result<()> {
+        let horizon = self.now.saturating_add(4 * DOTS_PER_FRAME);
+        let check = |what: &str, t: u64, lo: u64| -> Result<()> {
+            if t != u64::MAX && (t > horizon || t.saturating_add(4 * DOTS_PER_FRAME) < lo) {
+                return Err(Error::InvalidState(format!(
+                    "corrupted state: {what} event at {t} is out of range for time {}",
+                    self.now
+                )));
+            }
+            Ok(())
+        };
+        check("PPU", self.ppu.next_event(), self.now)?;
+        check("serial", self.serial.next_event(), self.now)?;
+        check("timer", self.timer.next_event(), self.now)?;
+        check("frame", self.frame_start, self.now)?;
+        if self.dma.copied > 160 {
+            return Err(Error::InvalidState(
+                "corrupted state: OAM DMA progress beyond 160 bytes".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Stateful for Hardware {
+    fn save(&self, w: &mut StateWriter) {
+        w.begin_section(b"HW  ");
+        w.u64(self.now);
+        w.u8(self.intf);
+        w.u8(self.ie);
+        w.u8(self.dma_reg);
+        w.u8(self.dma.source);
+        w.u64(self.dma.start);
+        w.u8(self.dma.copied);
+        w.u64(self.dma.block_from);
+        w.bool(self.boot_rom_active);
+        w.bool(self.frame_done);
+        w.u64(self.frame_start);
+        w.end_section();
+        self.timer.save(w);
+        self.ppu.save(w);
+        self.apu.save(w);
+        self.serial.save(w);
+        self.joypad.save(w);
+        self.cart.save(w);
+    }
+
+    fn load(&mut self, r: &mut StateReader) -> Result<()> {
+        r.begin_section(b"HW  ")?;
+        self.now = r.u64()?;
+        self.intf = r.u8()? & 0x1F;
+        self.ie = r.u8()?;
+        self.dma_reg = r.u8()?;
+        self.dma.source = r.u8()?;
+        self.dma.start = r.u64()?;
+        self.dma.copied = r.u8()?;
+        self.dma.block_from = r.u64()?;
+        let boot_active = r.bool()?;
+        if boot_active && self.boot_rom.is_none() {
+            return Err(Error::InvalidState(
+                "state was saved while a boot ROM was running, but this GameBoy has no boot ROM"
+                    .into(),
+            ));
+        }
+        self.boot_rom_active = boot_active;
+        self.frame_done = r.bool()?;
+        self.frame_start = r.u64()?;
+        r.end_section()?;
+        self.timer.load(r)?;
+        self.ppu.load(r)?;
+        self.apu.load(r)?;
+        self.serial.load(r)?;
+        self.joypad.load(r)?;
+        self.cart.load(r)?;
+        self.validate()?;
+        self.reschedule();
+        Ok(())
+    }
+}
+
+/// The CPU's view of one machine: its hardware plus its RAM block.
+pub struct Bus<'a> {
+    pub hw: &'a mut Hardware,
+    pub ram: &'a mut Ram,
+}
+
+impl CpuBus for Bus<'_> {
+    #[inline(always)]
+    fn read(&mut self, addr: u16) -> u8 {
+        self.hw.tick(self.ram);
+        self.hw.cpu_read(self.ram, addr)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.hw.tick(self.ram);
+        self.hw.cpu_write(self.ram, addr, value)
+    }
+
+    #[inline(always)]
+    fn idle(&mut self) {
+        self.hw.tick(self.ram);
+    }
+
+    #[inline(always)]
+    fn pending_interrupts(&mut self) -> u8 {
+        self.hw.pending()
+    }
+
+    #[inline(always)]
+    fn acknowledge_interrupt(&mut self, mask: u8) {
+        self.hw.intf &= !mask;
+    }
+
+    #[inline]
+    fn halt_idle(&mut self) {
+        self.hw.halt_idle(self.ram);
+    }
+
+    fn stop(&mut self) {
+        let now = self.hw.now;
+        self.hw.intf |= self.hw.timer.catch_up(now);
+        self.hw.timer.write(0xFF04, 0, now);
+        self.hw.reschedule();
+    }
+
+    fn joypad_pressed(&mut self) -> bool {
+        self.hw.joypad.pressed != 0
+    }
+}

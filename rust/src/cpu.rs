@@ -1,0 +1,428 @@
+//! SM83 CPU (the Game Boy DMG core): an M-cycle accurate interpreter.
+//!
+//! Every memory access of an instruction is a separate [`CpuBus::read`] /
+//! [`CpuBus::write`] call made in hardware order, and every internal cycle is a
+//! [`CpuBus::idle`] call, so the bus can advance timers, the PPU, DMA... between
+//! accesses. [`Cpu::step`] runs one instruction, one interrupt dispatch or one
+//! halted/stopped idle period.
+//!
+//! Layout: this file holds the bus trait, the register file, the CPU state
+//! machine (interrupts, HALT, STOP, EI delay) and save states;
+//! `cpu/execute.rs` holds the opcode `match`, `cpu/alu.rs` the flag
+//! arithmetic and `cpu/cb.rs` the CB-prefixed opcodes.
+
+mod alu;
+mod cb;
+mod execute;
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, Result};
+use crate::state::{StateReader, StateWriter, Stateful};
+
+/// What the CPU sees of the rest of the machine. Every `read`/`write`/`idle`
+/// call is exactly one M-cycle (4 T-cycles); the bus advances the machine.
+pub trait CpuBus {
+    /// One M-cycle memory read.
+    fn read(&mut self, addr: u16) -> u8;
+    /// One M-cycle memory write.
+    fn write(&mut self, addr: u16, value: u8);
+    /// One internal M-cycle with no memory access.
+    fn idle(&mut self);
+    /// `IE & IF & 0x1F`: interrupts requested and enabled (no side effects, no time).
+    fn pending_interrupts(&mut self) -> u8;
+    /// Clear one IF bit (`mask` has exactly one bit set) when dispatching.
+    fn acknowledge_interrupt(&mut self, mask: u8);
+    /// The CPU is halted (or stopped/locked) with nothing pending: advance at
+    /// least one M-cycle, or fast-forward to the next moment something could
+    /// change (the bus decides; the reference path advances exactly one).
+    fn halt_idle(&mut self);
+    /// STOP was executed (resets DIV on DMG). Returns immediately.
+    fn stop(&mut self);
+    /// True while any joypad button is held (wakes the CPU from STOP).
+    fn joypad_pressed(&mut self) -> bool;
+}
+
+/// The programmer-visible registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Registers {
+    pub a: u8,
+    pub f: u8,
+    pub b: u8,
+    pub c: u8,
+    pub d: u8,
+    pub e: u8,
+    pub h: u8,
+    pub l: u8,
+    pub sp: u16,
+    pub pc: u16,
+}
+
+impl Registers {
+    /// The documented register values after the DMG (ABC) boot ROM.
+    pub fn post_boot_dmg() -> Self {
+        Registers {
+            a: 0x01,
+            f: 0xB0,
+            b: 0x00,
+            c: 0x13,
+            d: 0x00,
+            e: 0xD8,
+            h: 0x01,
+            l: 0x4D,
+            sp: 0xFFFE,
+            pc: 0x0100,
+        }
+    }
+}
+
+/// Zero flag (bit 7 of F).
+pub const FLAG_Z: u8 = 0x80;
+/// Subtract flag (bit 6 of F).
+pub const FLAG_N: u8 = 0x40;
+/// Half-carry flag (bit 5 of F).
+pub const FLAG_H: u8 = 0x20;
+/// Carry flag (bit 4 of F).
+pub const FLAG_C: u8 = 0x10;
+
+/// What the CPU does at the next [`Cpu::step`] besides the plain
+/// "check interrupts, fetch, execute" path. Keeping every unusual state in one
+/// byte lets the hot path test a single field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Mode {
+    /// Normal execution.
+    Running = 0,
+    /// EI was just executed while IME was 0: IME becomes 1 after the
+    /// interrupt check of the next step (so one more instruction always runs).
+    EiPending = 1,
+    /// HALT was executed with IME=0 and an interrupt pending: the next opcode
+    /// fetch does not increment PC (the HALT bug).
+    HaltBug = 2,
+    /// Halted until `IE & IF != 0`.
+    Halted = 3,
+    /// STOP mode until a joypad button is pressed.
+    Stopped = 4,
+    /// An unused opcode hung the CPU; only a reset leaves this state.
+    Locked = 5,
+}
+
+impl Mode {
+    fn from_u8(v: u8) -> Option<Mode> {
+        Some(match v {
+            0 => Mode::Running,
+            1 => Mode::EiPending,
+            2 => Mode::HaltBug,
+            3 => Mode::Halted,
+            4 => Mode::Stopped,
+            5 => Mode::Locked,
+            _ => return None,
+        })
+    }
+}
+
+/// The SM83 CPU state. Registers are plain bytes; `f` always has its low
+/// nibble clear.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cpu {
+    a: u8,
+    f: u8,
+    b: u8,
+    c: u8,
+    d: u8,
+    e: u8,
+    h: u8,
+    l: u8,
+    sp: u16,
+    pc: u16,
+    ime: bool,
+    mode: Mode,
+}
+
+impl Cpu {
+    /// A running CPU with the given registers, IME=0.
+    pub fn new(regs: Registers) -> Cpu {
+        let mut cpu = Cpu {
+            a: 0,
+            f: 0,
+            b: 0,
+            c: 0,
+            d: 0,
+            e: 0,
+            h: 0,
+            l: 0,
+            sp: 0,
+            pc: 0,
+            ime: false,
+            mode: Mode::Running,
+        };
+        cpu.set_registers(regs);
+        cpu
+    }
+
+    /// The programmer-visible registers (F with its low nibble 0).
+    pub fn registers(&self) -> Registers {
+        Registers {
+            a: self.a,
+            f: self.f,
+            b: self.b,
+            c: self.c,
+            d: self.d,
+            e: self.e,
+            h: self.h,
+            l: self.l,
+            sp: self.sp,
+            pc: self.pc,
+        }
+    }
+
+    /// Overwrite every register (the low nibble of F is discarded, as on hardware).
+    pub fn set_registers(&mut self, r: Registers) {
+        self.a = r.a;
+        self.f = r.f & 0xF0;
+        self.b = r.b;
+        self.c = r.c;
+        self.d = r.d;
+        self.e = r.e;
+        self.h = r.h;
+        self.l = r.l;
+        self.sp = r.sp;
+        self.pc = r.pc;
+    }
+
+    /// The program counter (address of the next opcode to fetch).
+    #[inline]
+    pub fn pc(&self) -> u16 {
+        self.pc
+    }
+
+    /// The interrupt master enable flag.
+    #[inline]
+    pub fn ime(&self) -> bool {
+        self.ime
+    }
+
+    /// Set IME directly (does not touch a pending EI).
+    pub fn set_ime(&mut self, ime: bool) {
+        self.ime = ime;
+    }
+
+    /// True between an EI executed with IME=0 and the moment IME turns on.
+    pub fn ime_pending(&self) -> bool {
+        self.mode == Mode::EiPending
+    }
+
+    /// True while halted (HALT, or STOP with a button held) waiting for an interrupt.
+    #[inline]
+    pub fn halted(&self) -> bool {
+        self.mode == Mode::Halted
+    }
+
+    /// True while in STOP mode waiting for a joypad press.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.mode == Mode::Stopped
+    }
+
+    /// True once an unused opcode has hung the CPU.
+    #[inline]
+    pub fn locked(&self) -> bool {
+        self.mode == Mode::Locked
+    }
+
+    /// Run one instruction, one interrupt dispatch, or (halted, stopped or
+    /// locked with nothing to do) one [`CpuBus::halt_idle`].
+    #[inline]
+    pub fn step<B: CpuBus>(&mut self, bus: &mut B) {
+        if self.mode != Mode::Running {
+            self.step_special(bus);
+            return;
+        }
+        if self.ime && bus.pending_interrupts() != 0 {
+            self.dispatch(bus);
+            return;
+        }
+        let op = self.fetch8(bus);
+        self.execute(op, bus);
+    }
+
+    /// Everything that is not plain execution, kept out of the hot path.
+    #[inline(never)]
+    fn step_special<B: CpuBus>(&mut self, bus: &mut B) {
+        match self.mode {
+            Mode::Running => self.step_running(bus),
+            Mode::EiPending => {
+                self.mode = Mode::Running;
+                if self.ime {
+                    // IME was forced on from outside meanwhile: nothing to delay.
+                    self.step_running(bus);
+                    return;
+                }
+                // The interrupt check of this step saw IME=0; IME turns on now,
+                // so the instruction after EI runs before any dispatch.
+                self.ime = true;
+                let op = self.fetch8(bus);
+                if op == 0x76 && bus.pending_interrupts() != 0 {
+                    // EI immediately followed by HALT with an interrupt pending:
+                    // the HALT does not halt, and the interrupt taken at the next
+                    // step returns to the HALT itself, which then runs again.
+                    self.pc = self.pc.wrapping_sub(1);
+                    return;
+                }
+                self.execute_outlined(op, bus);
+            }
+            Mode::HaltBug => {
+                self.mode = Mode::Running;
+                // HALT bug: the byte after HALT is fetched without
+                // incrementing PC, so it is read again as the next opcode.
+                let op = bus.read(self.pc);
+                self.execute_outlined(op, bus);
+            }
+            Mode::Halted => {
+                if bus.pending_interrupts() == 0 {
+                    bus.halt_idle();
+                    return;
+                }
+                self.mode = Mode::Running;
+                if self.ime {
+                    // Leaving HALT costs one M-cycle before the dispatch.
+                    bus.idle();
+                    self.dispatch(bus);
+                } else {
+                    // IME=0: just resume with the instruction after HALT.
+                    let op = self.fetch8(bus);
+                    self.execute_outlined(op, bus);
+                }
+            }
+            Mode::Stopped => {
+                if bus.joypad_pressed() {
+                    self.mode = Mode::Running;
+                    self.step_running(bus);
+                } else {
+                    bus.halt_idle();
+                }
+            }
+            Mode::Locked => bus.halt_idle(),
+        }
+    }
+
+    /// The normal step body (interrupt check, then one instruction), out of line.
+    #[inline(never)]
+    fn step_running<B: CpuBus>(&mut self, bus: &mut B) {
+        if self.ime && bus.pending_interrupts() != 0 {
+            self.dispatch(bus);
+            return;
+        }
+        let op = self.fetch8(bus);
+        self.execute(op, bus);
+    }
+
+    #[inline(never)]
+    fn execute_outlined<B: CpuBus>(&mut self, op: u8, bus: &mut B) {
+        self.execute(op, bus);
+    }
+
+    /// Interrupt dispatch, 5 M-cycles: three internal cycles (the discarded
+    /// opcode fetch, the PC decrement and the SP decrement), push PC high,
+    /// re-check the pending interrupts (the push may have overwritten IE at
+    /// 0xFFFF), push PC low and jump. With nothing left pending the CPU jumps
+    /// to 0x0000 and no IF bit is cleared.
+    #[inline(never)]
+    fn dispatch<B: CpuBus>(&mut self, bus: &mut B) {
+        self.ime = false;
+        bus.idle();
+        bus.idle();
+        bus.idle();
+        let pc = self.pc;
+        self.sp = self.sp.wrapping_sub(1);
+        bus.write(self.sp, (pc >> 8) as u8);
+        let pending = bus.pending_interrupts() & 0x1F;
+        let vector = if pending == 0 {
+            0x0000
+        } else {
+            let bit = pending & pending.wrapping_neg();
+            bus.acknowledge_interrupt(bit);
+            0x0040 + 8 * bit.trailing_zeros() as u16
+        };
+        self.sp = self.sp.wrapping_sub(1);
+        bus.write(self.sp, pc as u8);
+        self.pc = vector;
+    }
+
+    /// STOP (0x10), following the Pan Docs flowchart for the DMG:
+    /// * a button is held: with an interrupt pending STOP is a 1-byte NOP;
+    ///   otherwise it is 2 bytes long and enters HALT mode (DIV not reset);
+    /// * no button held: DIV is reset and STOP mode is entered; STOP is
+    ///   1 byte long if an interrupt is pending, 2 bytes otherwise (the
+    ///   second byte is skipped, not executed).
+    fn stop_instr<B: CpuBus>(&mut self, bus: &mut B) {
+        let pending = bus.pending_interrupts() != 0;
+        if bus.joypad_pressed() {
+            if !pending {
+                self.pc = self.pc.wrapping_add(1);
+                self.mode = Mode::Halted;
+            }
+        } else {
+            bus.stop();
+            if !pending {
+                self.pc = self.pc.wrapping_add(1);
+            }
+            self.mode = Mode::Stopped;
+        }
+    }
+}
+
+impl Stateful for Cpu {
+    fn save(&self, w: &mut StateWriter) {
+        w.u8(self.a);
+        w.u8(self.f);
+        w.u8(self.b);
+        w.u8(self.c);
+        w.u8(self.d);
+        w.u8(self.e);
+        w.u8(self.h);
+        w.u8(self.l);
+        w.u16(self.sp);
+        w.u16(self.pc);
+        w.bool(self.ime);
+        w.u8(self.mode as u8);
+    }
+
+    fn load(&mut self, r: &mut StateReader) -> Result<()> {
+        let a = r.u8()?;
+        let f = r.u8()?;
+        if f & 0x0F != 0 {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: CPU flag register holds {f:#04x}"
+            )));
+        }
+        let b = r.u8()?;
+        let c = r.u8()?;
+        let d = r.u8()?;
+        let e = r.u8()?;
+        let h = r.u8()?;
+        let l = r.u8()?;
+        let sp = r.u16()?;
+        let pc = r.u16()?;
+        let ime = r.bool()?;
+        let mode_byte = r.u8()?;
+        let mode = Mode::from_u8(mode_byte).ok_or_else(|| {
+            Error::InvalidState(format!("corrupted state: CPU mode holds {mode_byte}"))
+        })?;
+        *self = Cpu {
+            a,
+            f,
+            b,
+            c,
+            d,
+            e,
+            h,
+            l,
+            sp,
+            pc,
+            ime,
+            mode,
+        };
+        Ok(())
+    }
+}

@@ -1,0 +1,436 @@
+//! Unit tests for the CPU state machine (interrupts, EI delay, HALT, STOP,
+//! locking, save states) on a tiny flat-memory bus with IE/IF registers.
+
+use super::*;
+
+const IF: u16 = 0xFF0F;
+const IE: u16 = 0xFFFF;
+
+struct TestBus {
+    mem: Vec<u8>,
+    cycles: u64,
+    halt_idles: u64,
+    stops: u32,
+    joypad: bool,
+    /// Reading this address ORs the value into IF.
+    raise_on_read: Option<(u16, u8)>,
+}
+
+impl TestBus {
+    /// Memory with `program` at 0x0100.
+    fn with_program(program: &[u8]) -> Self {
+        let mut mem = vec![0u8; 0x10000];
+        mem[0x100..0x100 + program.len()].copy_from_slice(program);
+        TestBus {
+            mem,
+            cycles: 0,
+            halt_idles: 0,
+            stops: 0,
+            joypad: false,
+            raise_on_read: None,
+        }
+    }
+    fn request(&mut self, ie: u8, iflag: u8) {
+        self.mem[IE as usize] = ie;
+        self.mem[IF as usize] = iflag;
+    }
+}
+
+impl CpuBus for TestBus {
+    fn read(&mut self, addr: u16) -> u8 {
+        self.cycles += 1;
+        if let Some((a, bits)) = self.raise_on_read {
+            if a == addr {
+                self.mem[IF as usize] |= bits;
+            }
+        }
+        self.mem[addr as usize]
+    }
+    fn write(&mut self, addr: u16, value: u8) {
+        self.cycles += 1;
+        self.mem[addr as usize] = value;
+    }
+    fn idle(&mut self) {
+        self.cycles += 1;
+    }
+    fn pending_interrupts(&mut self) -> u8 {
+        self.mem[IE as usize] & self.mem[IF as usize] & 0x1F
+    }
+    fn acknowledge_interrupt(&mut self, mask: u8) {
+        self.mem[IF as usize] &= !mask;
+    }
+    fn halt_idle(&mut self) {
+        self.cycles += 1;
+        self.halt_idles += 1;
+    }
+    fn stop(&mut self) {
+        self.stops += 1;
+    }
+    fn joypad_pressed(&mut self) -> bool {
+        self.joypad
+    }
+}
+
+fn cpu_at(pc: u16) -> Cpu {
+    Cpu::new(Registers {
+        sp: 0xDFF0,
+        pc,
+        ..Registers::default()
+    })
+}
+
+fn stacked_word(bus: &TestBus, sp: u16) -> u16 {
+    u16::from_le_bytes([bus.mem[sp as usize], bus.mem[sp as usize + 1]])
+}
+
+#[test]
+fn registers_round_trip_and_f_low_nibble_masked() {
+    let mut r = Registers::post_boot_dmg();
+    r.f = 0xFF;
+    let cpu = Cpu::new(r);
+    assert_eq!(cpu.registers().f, 0xF0);
+    assert_eq!(cpu.registers().pc, 0x0100);
+    assert_eq!(cpu.pc(), 0x0100);
+}
+
+#[test]
+fn pop_af_masks_low_nibble() {
+    // LD BC,$12FF; PUSH BC; POP AF
+    let mut bus = TestBus::with_program(&[0x01, 0xFF, 0x12, 0xC5, 0xF1]);
+    let mut cpu = cpu_at(0x100);
+    for _ in 0..3 {
+        cpu.step(&mut bus);
+    }
+    assert_eq!(cpu.registers().a, 0x12);
+    assert_eq!(cpu.registers().f, 0xF0);
+}
+
+#[test]
+fn ei_then_nop_takes_interrupt_after_the_nop() {
+    // EI; NOP; NOP
+    let mut bus = TestBus::with_program(&[0xFB, 0x00, 0x00]);
+    bus.request(0x01, 0x01);
+    let mut cpu = cpu_at(0x100);
+    cpu.step(&mut bus); // EI
+    assert!(!cpu.ime());
+    assert!(cpu.ime_pending());
+    cpu.step(&mut bus); // NOP runs; IME on
+    assert_eq!(cpu.pc(), 0x102);
+    assert!(cpu.ime());
+    let before = bus.cycles;
+    cpu.step(&mut bus); // dispatch
+    assert_eq!(bus.cycles - before, 5);
+    assert_eq!(cpu.pc(), 0x0040);
+    assert!(!cpu.ime());
+    assert_eq!(bus.mem[IF as usize], 0x00);
+    let sp = cpu.registers().sp;
+    assert_eq!(sp, 0xDFEE);
+    assert_eq!(stacked_word(&bus, sp), 0x0102);
+}
+
+#[test]
+fn ei_then_di_never_takes_interrupt() {
+    // EI; DI; NOP; NOP
+    let mut bus = TestBus::with_program(&[0xFB, 0xF3, 0x00, 0x00]);
+    bus.request(0x1F, 0x1F);
+    let mut cpu = cpu_at(0x100);
+    for _ in 0..4 {
+        cpu.step(&mut bus);
+    }
+    assert_eq!(cpu.pc(), 0x104);
+    assert!(!cpu.ime());
+    assert!(!cpu.ime_pending());
+    assert_eq!(bus.mem[IF as usize], 0x1F);
+}
+
+#[test]
+fn interrupt_priority_lowest_bit_first() {
+    let mut bus = TestBus::with_program(&[0x00]);
+    bus.request(0x1F, 0x14); // timer and joypad
+    let mut cpu = cpu_at(0x100);
+    cpu.set_ime(true);
+    cpu.step(&mut bus);
+    assert_eq!(cpu.pc(), 0x0050);
+    assert_eq!(bus.mem[IF as usize], 0x10);
+}
+
+#[test]
+fn halt_bug_reads_next_byte_twice() {
+    // HALT; INC A; NOP  with IME=0 and an interrupt pending.
+    let mut bus = TestBus::with_program(&[0x76, 0x3C, 0x00]);
+    bus.request(0x04, 0x04);
+    let mut cpu = cpu_at(0x100);
+    cpu.step(&mut bus); // HALT (does not halt)
+    assert!(!cpu.halted());
+    assert_eq!(cpu.pc(), 0x101);
+    cpu.step(&mut bus); // INC A, PC not incremented by the fetch
+    assert_eq!(cpu.pc(), 0x101);
+    cpu.step(&mut bus); // INC A again
+    assert_eq!(cpu.pc(), 0x102);
+    assert_eq!(cpu.registers().a, 2);
+    assert_eq!(bus.mem[IF as usize], 0x04, "no interrupt was serviced");
+}
+
+#[test]
+fn halt_with_ime0_wakes_without_dispatch() {
+    // HALT; INC A
+    let mut bus = TestBus::with_program(&[0x76, 0x3C]);
+    let mut cpu = cpu_at(0x100);
+    cpu.step(&mut bus);
+    assert!(cpu.halted());
+    for _ in 0..10 {
+        cpu.step(&mut bus);
+    }
+    assert_eq!(bus.halt_idles, 10);
+    assert!(cpu.halted());
+    bus.request(0x01, 0x01);
+    let before = bus.cycles;
+    cpu.step(&mut bus); // wakes and runs INC A in the same step
+    assert!(!cpu.halted());
+    assert_eq!(bus.cycles - before, 1);
+    assert_eq!(cpu.registers().a, 1);
+    assert_eq!(cpu.pc(), 0x102);
+    assert_eq!(bus.mem[IF as usize], 0x01);
+}
+
+#[test]
+fn halt_with_ime1_wakes_and_dispatches() {
+    // HALT; NOP
+    let mut bus = TestBus::with_program(&[0x76, 0x00]);
+    let mut cpu = cpu_at(0x100);
+    cpu.set_ime(true);
+    cpu.step(&mut bus);
+    assert!(cpu.halted());
+    cpu.step(&mut bus);
+    assert!(cpu.halted());
+    bus.request(0x02, 0x02);
+    let before = bus.cycles;
+    cpu.step(&mut bus);
+    assert_eq!(
+        bus.cycles - before,
+        6,
+        "1 halt-exit cycle + 5 dispatch cycles"
+    );
+    assert_eq!(cpu.pc(), 0x0048);
+    assert_eq!(stacked_word(&bus, cpu.registers().sp), 0x0101);
+}
+
+#[test]
+fn halt_with_ime1_and_pending_does_not_halt() {
+    // The interrupt is requested during HALT's own opcode fetch, so the
+    // interrupt check before it saw nothing and HALT sees it pending.
+    let mut bus = TestBus::with_program(&[0x76, 0x00]);
+    bus.mem[IE as usize] = 0x01;
+    bus.raise_on_read = Some((0x100, 0x01));
+    let mut cpu = cpu_at(0x100);
+    cpu.set_ime(true);
+    cpu.step(&mut bus);
+    assert!(!cpu.halted());
+    assert_eq!(cpu.pc(), 0x101);
+    let before = bus.cycles;
+    cpu.step(&mut bus);
+    assert_eq!(bus.cycles - before, 5);
+    assert_eq!(cpu.pc(), 0x0040);
+    assert_eq!(stacked_word(&bus, cpu.registers().sp), 0x0101);
+}
+
+#[test]
+fn ei_then_halt_with_pending_returns_to_the_halt() {
+    // EI; HALT; INC A
+    let mut bus = TestBus::with_program(&[0xFB, 0x76, 0x3C]);
+    bus.request(0x01, 0x01);
+    let mut cpu = cpu_at(0x100);
+    cpu.step(&mut bus); // EI
+    cpu.step(&mut bus); // HALT: IME on now, interrupt pending -> no halt
+    assert!(!cpu.halted());
+    assert_eq!(cpu.pc(), 0x101);
+    cpu.step(&mut bus); // dispatch, return address is the HALT
+    assert_eq!(cpu.pc(), 0x0040);
+    assert_eq!(stacked_word(&bus, cpu.registers().sp), 0x0101);
+}
+
+#[test]
+fn dispatch_jumps_to_0000_when_push_overwrites_ie() {
+    // SP=0x0000: the PC high byte is pushed to 0xFFFF (IE).
+    let mut bus = TestBus::with_program(&[]);
+    bus.request(0x01, 0x01);
+    let mut cpu = Cpu::new(Registers {
+        sp: 0x0000,
+        pc: 0x0200, // high byte 0x02 disables VBlank in IE
+        ..Registers::default()
+    });
+    cpu.set_ime(true);
+    let before = bus.cycles;
+    cpu.step(&mut bus);
+    assert_eq!(bus.cycles - before, 5);
+    assert_eq!(cpu.pc(), 0x0000);
+    assert_eq!(bus.mem[IF as usize], 0x01, "IF must not be cleared");
+    assert_eq!(bus.mem[IE as usize], 0x02);
+    assert_eq!(bus.mem[0xFFFE], 0x00);
+    assert!(!cpu.ime());
+
+    // Same, but the pushed high byte keeps the interrupt enabled.
+    let mut bus = TestBus::with_program(&[]);
+    bus.request(0x01, 0x01);
+    let mut cpu = Cpu::new(Registers {
+        sp: 0x0000,
+        pc: 0x0100,
+        ..Registers::default()
+    });
+    cpu.set_ime(true);
+    cpu.step(&mut bus);
+    assert_eq!(cpu.pc(), 0x0040);
+    assert_eq!(bus.mem[IF as usize], 0x00);
+}
+
+#[test]
+fn unused_opcodes_lock_the_cpu() {
+    for op in [
+        0xD3u8, 0xDB, 0xDD, 0xE3, 0xE4, 0xEB, 0xEC, 0xED, 0xF4, 0xFC, 0xFD,
+    ] {
+        let mut bus = TestBus::with_program(&[op, 0x3C]);
+        let mut cpu = cpu_at(0x100);
+        cpu.set_ime(true);
+        cpu.step(&mut bus);
+        assert!(cpu.locked(), "opcode {op:#04x}");
+        bus.request(0x1F, 0x1F);
+        bus.joypad = true;
+        for _ in 0..100 {
+            cpu.step(&mut bus);
+        }
+        assert!(cpu.locked());
+        assert_eq!(cpu.pc(), 0x101);
+        assert_eq!(cpu.registers().a, 0);
+        assert_eq!(bus.halt_idles, 100);
+    }
+}
+
+#[test]
+fn stop_skips_a_byte_and_waits_for_joypad() {
+    // STOP; (skipped byte); INC A
+    let mut bus = TestBus::with_program(&[0x10, 0x3C, 0x3C]);
+    let mut cpu = cpu_at(0x100);
+    cpu.step(&mut bus);
+    assert!(cpu.stopped());
+    assert_eq!(bus.stops, 1);
+    assert_eq!(cpu.pc(), 0x102);
+    for _ in 0..5 {
+        cpu.step(&mut bus);
+    }
+    assert!(cpu.stopped());
+    assert_eq!(bus.halt_idles, 5);
+    bus.joypad = true;
+    cpu.step(&mut bus);
+    assert!(!cpu.stopped());
+    assert_eq!(cpu.registers().a, 1);
+    assert_eq!(cpu.pc(), 0x103);
+}
+
+#[test]
+fn instruction_cycle_counts() {
+    // (program, expected M-cycles of the first instruction)
+    let cases: &[(&[u8], u64)] = &[
+        (&[0x00], 1),
+        (&[0xCD, 0x00, 0x20], 6), // CALL nn
+        (&[0xC4, 0x00, 0x20], 3), // CALL NZ (Z set below -> not taken)
+        (&[0xC3, 0x00, 0x20], 4), // JP nn
+        (&[0xE9], 1),             // JP HL
+        (&[0x18, 0x05], 3),       // JR e
+        (&[0xC5], 4),             // PUSH BC
+        (&[0xC1], 3),             // POP BC
+        (&[0xC9], 4),             // RET
+        (&[0xC0], 2),             // RET NZ not taken
+        (&[0xC8], 5),             // RET Z taken
+        (&[0xFF], 4),             // RST 38
+        (&[0x08, 0x00, 0xC0], 5), // LD (nn),SP
+        (&[0xE8, 0x01], 4),       // ADD SP,e
+        (&[0xF8, 0x01], 3),       // LD HL,SP+e
+        (&[0xF9], 2),             // LD SP,HL
+        (&[0x34], 3),             // INC (HL)
+        (&[0xCB, 0x46], 3),       // BIT 0,(HL)
+        (&[0xCB, 0x06], 4),       // RLC (HL)
+        (&[0xCB, 0x00], 2),       // RLC B
+        (&[0xFA, 0x00, 0xC0], 4), // LD A,(nn)
+        (&[0xF0, 0x80], 3),       // LDH A,(n)
+        (&[0xE2], 2),             // LD (C),A
+        (&[0x36, 0x12], 3),       // LD (HL),n
+        (&[0x09], 2),             // ADD HL,BC
+        (&[0x03], 2),             // INC BC
+    ];
+    for (prog, want) in cases {
+        let mut bus = TestBus::with_program(prog);
+        let mut cpu = Cpu::new(Registers {
+            f: FLAG_Z,
+            h: 0xC0,
+            sp: 0xDFF0,
+            pc: 0x100,
+            ..Registers::default()
+        });
+        cpu.step(&mut bus);
+        assert_eq!(bus.cycles, *want, "program {prog:02x?}");
+    }
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..20 {
+        let mut bus = TestBus::with_program(&[]);
+        for b in bus.mem.iter_mut() {
+            *b = next() as u8;
+        }
+        let mut cpu = Cpu::new(Registers {
+            sp: next() as u16,
+            pc: next() as u16,
+            ..Registers::default()
+        });
+        for i in 0..20_000u32 {
+            if i % 1000 == 0 {
+                bus.joypad = !bus.joypad;
+            }
+            cpu.step(&mut bus);
+        }
+    }
+}
+
+#[test]
+fn save_state_round_trip_and_validation() {
+    // EI leaves a pending enable; HALT bug leaves a mode too.
+    let mut bus = TestBus::with_program(&[0xFB]);
+    let mut cpu = Cpu::new(Registers::post_boot_dmg());
+    cpu.step(&mut bus);
+    assert!(cpu.ime_pending());
+
+    let mut w = StateWriter::new();
+    cpu.save(&mut w);
+    let bytes = w.into_bytes();
+
+    let mut restored = Cpu::new(Registers::default());
+    restored.load(&mut StateReader::new(&bytes)).unwrap();
+    assert_eq!(restored, cpu);
+
+    // Corrupted IME boolean.
+    let mut bad = bytes.clone();
+    bad[12] = 7;
+    assert!(restored.load(&mut StateReader::new(&bad)).is_err());
+    // Corrupted mode.
+    let mut bad = bytes.clone();
+    bad[13] = 200;
+    assert!(restored.load(&mut StateReader::new(&bad)).is_err());
+    // Bad F low nibble.
+    let mut bad = bytes.clone();
+    bad[1] = 0x0F;
+    assert!(restored.load(&mut StateReader::new(&bad)).is_err());
+    // Truncated.
+    assert!(restored
+        .load(&mut StateReader::new(&bytes[..bytes.len() - 1]))
+        .is_err());
+    // A failed load leaves the CPU untouched.
+    assert_eq!(restored, cpu);
+}

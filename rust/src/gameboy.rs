@@ -1,0 +1,312 @@
+//! One emulated DMG: CPU + hardware + RAM, and the frame loop.
+
+use std::sync::Arc;
+
+use crate::bus::{Bus, Hardware, Ram, RAM_SIZE};
+use crate::cartridge::Cartridge;
+use crate::cpu::{Cpu, Registers};
+use crate::error::{Error, Result};
+use crate::joypad::Button;
+use crate::state::{StateReader, StateWriter, Stateful};
+
+/// Largest ROM accepted (MBC5's 8 MiB).
+pub const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
+const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
+/// Bump when the state layout changes; older states are rejected by name.
+pub const STATE_VERSION: u32 = 1;
+
+/// The emulated machine state other than RAM; a batched engine keeps many of
+/// these next to one contiguous RAM buffer.
+#[derive(Clone)]
+pub struct Core {
+    pub cpu: Cpu,
+    pub hw: Hardware,
+    pub frame_count: u64,
+    /// For each button, the frame number at which to release it (0 = none).
+    release_at: [u64; 8],
+}
+
+impl Core {
+    pub fn new(rom: Arc<[u8]>, boot_rom: Option<&[u8]>) -> Result<Core> {
+        if rom.len() > MAX_ROM_SIZE {
+            return Err(Error::InvalidRom(format!(
+                "ROM is {} bytes; the largest Game Boy cartridge is 8 MiB ({MAX_ROM_SIZE} bytes)",
+                rom.len()
+            )));
+        }
+        let cart = Cartridge::new(rom)?;
+        let boot = match boot_rom {
+            None => None,
+            Some(b) => {
+                let arr: [u8; 256] = b.try_into().map_err(|_| {
+                    Error::InvalidRom(format!(
+                        "boot ROM must be exactly 256 bytes, got {}",
+                        b.len()
+                    ))
+                })?;
+                Some(Box::new(arr))
+            }
+        };
+        let regs = if boot.is_some() {
+            Registers::default()
+        } else {
+            Registers::post_boot_dmg()
+        };
+        Ok(Core {
+            cpu: Cpu::new(regs),
+            hw: Hardware::new(cart, boot),
+            frame_count: 0,
+            release_at: [0; 8],
+        })
+    }
+
+    /// Run until the next frame boundary (VBlank start, or 70,224 T-cycles
+    /// while the LCD is off).
+    #[inline]
+    pub fn run_frame(&mut self, ram: &mut Ram, _render: bool) {
+        self.hw.frame_done = false;
+        let mut bus = Bus {
+            hw: &mut self.hw,
+            ram,
+        };
+        while !bus.hw.frame_done {
+            self.cpu.step(&mut bus);
+        }
+        self.frame_count += 1;
+        self.release_due_buttons();
+        self.hw.sync(ram);
+    }
+
+    /// Run exactly one CPU step (instruction, interrupt dispatch or halt
+    /// idle); for tests and debuggers.
+    pub fn step_instruction(&mut self, ram: &mut Ram) {
+        let mut bus = Bus {
+            hw: &mut self.hw,
+            ram,
+        };
+        self.cpu.step(&mut bus);
+    }
+
+    fn release_due_buttons(&mut self) {
+        let mut pressed = self.hw.joypad.pressed;
+        for (i, at) in self.release_at.iter_mut().enumerate() {
+            if *at != 0 && self.frame_count >= *at {
+                *at = 0;
+                pressed &= !(1 << i);
+            }
+        }
+        if pressed != self.hw.joypad.pressed {
+            self.hw.set_buttons(pressed);
+        }
+    }
+
+    pub fn press(&mut self, b: Button) {
+        self.release_at[b.index()] = 0;
+        let p = self.hw.joypad.pressed | 1 << b.index();
+        self.hw.set_buttons(p);
+    }
+
+    pub fn release(&mut self, b: Button) {
+        self.release_at[b.index()] = 0;
+        let p = self.hw.joypad.pressed & !(1 << b.index());
+        self.hw.set_buttons(p);
+    }
+
+    /// Press now and release after `frames` frames (at least 1).
+    pub fn press_for(&mut self, b: Button, frames: u32) {
+        self.press(b);
+        self.release_at[b.index()] = self.frame_count + frames.max(1) as u64;
+    }
+
+    /// Set the held buttons as a bitmask (bit = [`Button`] discriminant).
+    pub fn set_buttons(&mut self, mask: u8) {
+        self.release_at = [0; 8];
+        self.hw.set_buttons(mask);
+    }
+
+    pub fn save(&self, ram: &Ram, w: &mut StateWriter) {
+        w.raw(STATE_MAGIC);
+        w.u32(STATE_VERSION);
+        w.u64(self.hw.cart.rom_fingerprint());
+        self.cpu.save(w);
+        self.hw.save(w);
+        w.begin_section(b"RAM ");
+        w.raw(ram);
+        w.end_section();
+        w.begin_section(b"GB  ");
+        w.u64(self.frame_count);
+        for t in self.release_at {
+            w.u64(t);
+        }
+        w.end_section();
+    }
+
+    /// Load into scratch copies first so a bad state leaves `self` untouched.
+    pub fn load(&mut self, ram: &mut Ram, data: &[u8]) -> Result<()> {
+        let mut r = StateReader::new(data);
+        let magic = r.raw(8).map_err(|_| {
+            Error::InvalidState(format!(
+                "not an emurust state: {} bytes is too short for the header",
+                data.len()
+            ))
+        })?;
+        if magic != STATE_MAGIC {
+            return Err(Error::InvalidState(
+                "not an emurust state: bad magic bytes".into(),
+            ));
+        }
+        let version = r.u32()?;
+        if version != STATE_VERSION {
+            return Err(Error::InvalidState(format!(
+                "state format version {version} is not supported (this build reads version {STATE_VERSION})"
+            )));
+        }
+        let fp = r.u64()?;
+        if fp != self.hw.cart.rom_fingerprint() {
+            return Err(Error::InvalidState(
+                "state was saved with a different ROM".into(),
+            ));
+        }
+        let mut core = self.clone();
+        core.cpu.load(&mut r)?;
+        let reference = core.hw.reference;
+        core.hw.load(&mut r)?;
+        core.hw.reference = reference;
+        r.begin_section(b"RAM ")?;
+        let new_ram = r.raw(RAM_SIZE)?;
+        r.end_section()?;
+        r.begin_section(b"GB  ")?;
+        core.frame_count = r.u64()?;
+        for t in core.release_at.iter_mut() {
+            *t = r.u64()?;
+        }
+        r.end_section()?;
+        if r.remaining() != 0 {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: {} unexpected trailing bytes",
+                r.remaining()
+            )));
+        }
+        *self = core;
+        ram.copy_from_slice(new_ram);
+        Ok(())
+    }
+}
+
+/// A complete emulator instance that owns its RAM.
+#[derive(Clone)]
+pub struct GameBoy {
+    core: Core,
+    ram: Box<Ram>,
+}
+
+impl GameBoy {
+    pub fn new(rom: &[u8], boot_rom: Option<&[u8]>) -> Result<GameBoy> {
+        if rom.len() > MAX_ROM_SIZE {
+            return Err(Error::InvalidRom(format!(
+                "ROM is {} bytes; the largest Game Boy cartridge is 8 MiB ({MAX_ROM_SIZE} bytes)",
+                rom.len()
+            )));
+        }
+        Self::from_shared(Arc::from(rom), boot_rom)
+    }
+
+    /// Build from ROM bytes shared with other instances.
+    pub fn from_shared(rom: Arc<[u8]>, boot_rom: Option<&[u8]>) -> Result<GameBoy> {
+        let core = Core::new(rom, boot_rom)?;
+        Ok(GameBoy {
+            core,
+            ram: Box::new([0; RAM_SIZE]),
+        })
+    }
+
+    /// Use the slow reference path (every component stepped every M-cycle).
+    pub fn set_reference_mode(&mut self, on: bool) {
+        self.core.hw.reference = on;
+        self.core.hw.sync(&self.ram);
+    }
+
+    pub fn run_frame(&mut self, render: bool) {
+        self.core.run_frame(&mut self.ram, render);
+    }
+
+    pub fn run_frames(&mut self, n: u32, render: bool) {
+        for i in 0..n {
+            self.core.run_frame(&mut self.ram, render && i + 1 == n);
+        }
+    }
+
+    pub fn step_instruction(&mut self) {
+        self.core.step_instruction(&mut self.ram);
+    }
+
+    pub fn frame_count(&self) -> u64 {
+        self.core.frame_count
+    }
+
+    pub fn cycles(&self) -> u64 {
+        self.core.hw.now
+    }
+
+    pub fn registers(&self) -> Registers {
+        self.core.cpu.registers()
+    }
+
+    pub fn cpu(&self) -> &Cpu {
+        &self.core.cpu
+    }
+
+    pub fn peek(&self, addr: u16) -> u8 {
+        self.core.hw.peek(&self.ram, addr)
+    }
+
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        self.core.hw.poke(&mut self.ram, addr, value);
+    }
+
+    pub fn ram(&self) -> &Ram {
+        &self.ram
+    }
+
+    pub fn press(&mut self, b: Button) {
+        self.core.press(b);
+    }
+
+    pub fn release(&mut self, b: Button) {
+        self.core.release(b);
+    }
+
+    pub fn press_for(&mut self, b: Button, frames: u32) {
+        self.core.press_for(b, frames);
+    }
+
+    pub fn set_buttons(&mut self, mask: u8) {
+        self.core.set_buttons(mask);
+    }
+
+    pub fn serial_output(&self) -> &[u8] {
+        &self.core.hw.serial.output
+    }
+
+    pub fn cartridge(&self) -> &Cartridge {
+        &self.core.hw.cart
+    }
+
+    pub fn hardware(&self) -> &Hardware {
+        &self.core.hw
+    }
+
+    pub fn warnings(&self) -> &[String] {
+        self.core.hw.cart.warnings()
+    }
+
+    pub fn save_state(&self) -> Vec<u8> {
+        let mut w = StateWriter::new();
+        self.core.save(&self.ram, &mut w);
+        w.into_bytes()
+    }
+
+    pub fn load_state(&mut self, data: &[u8]) -> Result<()> {
+        self.core.load(&mut self.ram, data)
+    }
+}

@@ -1,0 +1,24 @@
+//! EmuRust: a fast, faithful Game Boy (DMG) emulator core.
+//!
+//! The core has no Python dependency; the PyO3 bindings live in [`python`]
+//! behind the `python` cargo feature.
+
+pub mod apu;
+pub mod bus;
+pub mod cartridge;
+pub mod cpu;
+pub mod error;
+pub mod gameboy;
+pub mod joypad;
+pub mod ppu;
+pub mod serial;
+pub mod state;
+pub mod timer;
+
+pub use cpu::Registers;
+pub use error::{Error, Result};
+pub use gameboy::GameBoy;
+pub use joypad::Button;
+
+#[cfg(feature = "python")]
+mod python;

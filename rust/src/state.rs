@@ -1,0 +1,175 @@
+//! Save-state serialization helpers: a tiny little-endian byte writer/reader.
+//!
+//! A state is a header (magic, format version, ROM checksum) followed by
+//! sections; every section starts with a 4-byte tag and a u32 length so a
+//! reader can check it is looking at what it expects. All reads are bounds
+//! checked and return `Error::InvalidState` instead of panicking.
+
+use crate::error::{Error, Result};
+
+#[derive(Default)]
+pub struct StateWriter {
+    buf: Vec<u8>,
+    section_start: Option<usize>,
+}
+
+impl StateWriter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn into_bytes(self) -> Vec<u8> {
+        debug_assert!(self.section_start.is_none(), "unterminated section");
+        self.buf
+    }
+    pub fn u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+    pub fn bool(&mut self, v: bool) {
+        self.buf.push(v as u8);
+    }
+    pub fn u16(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    pub fn u32(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    pub fn u64(&mut self, v: u64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    pub fn i64(&mut self, v: i64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    /// Length-prefixed byte string.
+    pub fn bytes(&mut self, v: &[u8]) {
+        self.u32(v.len() as u32);
+        self.buf.extend_from_slice(v);
+    }
+    /// Raw bytes with no length (the reader must know the length).
+    pub fn raw(&mut self, v: &[u8]) {
+        self.buf.extend_from_slice(v);
+    }
+    /// Start a tagged section; must be closed with `end_section`.
+    pub fn begin_section(&mut self, tag: &[u8; 4]) {
+        debug_assert!(self.section_start.is_none(), "nested section");
+        self.buf.extend_from_slice(tag);
+        self.section_start = Some(self.buf.len());
+        self.u32(0);
+    }
+    pub fn end_section(&mut self) {
+        let start = self.section_start.take().expect("end_section without begin");
+        let len = (self.buf.len() - start - 4) as u32;
+        self.buf[start..start + 4].copy_from_slice(&len.to_le_bytes());
+    }
+}
+
+pub struct StateReader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    section_end: Option<(usize, [u8; 4])>,
+}
+
+impl<'a> StateReader<'a> {
+    pub fn new(buf: &'a [u8]) -> Self {
+        StateReader {
+            buf,
+            pos: 0,
+            section_end: None,
+        }
+    }
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let limit = self.section_end.map_or(self.buf.len(), |(e, _)| e);
+        if self.pos + n > limit {
+            return Err(Error::InvalidState(format!(
+                "state is truncated: needed {} more bytes at offset {}, only {} left",
+                n,
+                self.pos,
+                limit.saturating_sub(self.pos)
+            )));
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    pub fn u8(&mut self) -> Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+    pub fn bool(&mut self) -> Result<bool> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(Error::InvalidState(format!(
+                "corrupted state: boolean field holds {v}"
+            ))),
+        }
+    }
+    pub fn u16(&mut self) -> Result<u16> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().unwrap()))
+    }
+    pub fn u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap()))
+    }
+    pub fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap()))
+    }
+    pub fn i64(&mut self) -> Result<i64> {
+        Ok(i64::from_le_bytes(self.take(8)?.try_into().unwrap()))
+    }
+    pub fn bytes(&mut self) -> Result<&'a [u8]> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+    /// Reads a length-prefixed byte string that must be exactly `len` long.
+    pub fn bytes_exact(&mut self, len: usize, what: &str) -> Result<&'a [u8]> {
+        let b = self.bytes()?;
+        if b.len() != len {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: {what} has {} bytes, expected {len}",
+                b.len()
+            )));
+        }
+        Ok(b)
+    }
+    pub fn raw(&mut self, n: usize) -> Result<&'a [u8]> {
+        self.take(n)
+    }
+    pub fn begin_section(&mut self, tag: &[u8; 4]) -> Result<()> {
+        let got = self.take(4)?;
+        if got != tag {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: expected section {:?}, found {:?}",
+                String::from_utf8_lossy(tag),
+                String::from_utf8_lossy(got)
+            )));
+        }
+        let len = self.u32()? as usize;
+        if self.pos + len > self.buf.len() {
+            return Err(Error::InvalidState(format!(
+                "state is truncated: section {:?} claims {len} bytes, only {} left",
+                String::from_utf8_lossy(tag),
+                self.remaining()
+            )));
+        }
+        self.section_end = Some((self.pos + len, *tag));
+        Ok(())
+    }
+    pub fn end_section(&mut self) -> Result<()> {
+        let (end, tag) = self.section_end.take().expect("end_section without begin");
+        if self.pos != end {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: section {:?} has {} unread bytes",
+                String::from_utf8_lossy(&tag),
+                end as isize - self.pos as isize
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A type whose state can be saved and restored.
+pub trait Stateful {
+    fn save(&self, w: &mut StateWriter);
+    fn load(&mut self, r: &mut StateReader) -> Result<()>;
+}
