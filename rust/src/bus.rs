@@ -30,7 +30,7 @@ pub type Ram = [u8; RAM_SIZE];
 
 const HRAM_BASE: usize = WRAM_SIZE;
 /// The DMG's system counter when the boot ROM hands over at 0x0100.
-pub const POST_BOOT_COUNTER: u16 = 0xABCC;
+pub const POST_BOOT_COUNTER: u16 = 0xABC8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Dma {

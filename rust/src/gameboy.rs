@@ -292,6 +292,11 @@ impl GameBoy {
         &self.core.hw.cart
     }
 
+    /// Mutable access to the hardware (tests and calibration).
+    pub fn hardware_mut(&mut self) -> &mut Hardware {
+        &mut self.core.hw
+    }
+
     pub fn hardware(&self) -> &Hardware {
         &self.core.hw
     }

@@ -66,8 +66,9 @@ pub struct Joypad {
 
 impl Joypad {
     pub fn new() -> Joypad {
+        // The boot ROM leaves both groups selected (P1 reads 0xCF).
         Joypad {
-            select: 0x30,
+            select: 0x00,
             pressed: 0,
         }
     }

@@ -9,6 +9,9 @@ pub const IRQ_SERIAL: u8 = 0x08;
 /// The internal serial clock is bit 8 of the system counter (8192 Hz):
 /// one bit is shifted on each of its falling edges.
 const BIT_PERIOD: u64 = 512;
+/// The serial clock's edges lag the system counter by one M-cycle
+/// (calibrated with Mooneye serial/boot_sclk_align-dmgABCmgb).
+const CLOCK_PHASE: u64 = 4;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Serial {
@@ -63,7 +66,7 @@ impl Serial {
         if value & 0x81 == 0x81 {
             self.output.push(self.sb);
             // First falling edge of counter bit 8, then 7 more.
-            let r = counter as u64 & (BIT_PERIOD - 1);
+            let r = (counter as u64 + CLOCK_PHASE) & (BIT_PERIOD - 1);
             self.done_at = now + (BIT_PERIOD - r) + 7 * BIT_PERIOD;
         } else {
             // External clock (no partner: never completes) or transfer stopped.

@@ -80,6 +80,11 @@ impl Timer {
         self.enabled() && (self.counter(t) >> tac_bit(self.tac)) & 1 != 0
     }
 
+    /// Set the system counter's value at time `now` (boot-state calibration).
+    pub fn set_system_counter(&mut self, counter: u16, now: u64) {
+        self.offset = (counter as u64).wrapping_sub(now);
+    }
+
     pub fn div(&self, now: u64) -> u8 {
         (self.counter(now) >> 8) as u8
     }
