@@ -1,5 +1,6 @@
-//! Run a ROM headless for N frames and print serial output, registers and
-//! timing: `cargo run --release --example runrom -- ROM [FRAMES]`.
+//! Run a ROM headless for N frames and print serial output, registers, the
+//! Blargg $A000 result block and timing:
+//! `cargo run --release --example runrom -- ROM [FRAMES] [--reference]`.
 use std::time::Instant;
 
 fn main() {
@@ -11,6 +12,9 @@ fn main() {
     let rom = std::fs::read(&args[1]).expect("read ROM");
     let frames: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(600);
     let mut gb = emurust::GameBoy::new(&rom, None).expect("load ROM");
+    for w in gb.warnings() {
+        eprintln!("warning: {w}");
+    }
     if args.iter().any(|a| a == "--reference") {
         gb.set_reference_mode(true);
     }
@@ -18,6 +22,14 @@ fn main() {
     gb.run_frames(frames, false);
     let dt = t.elapsed().as_secs_f64();
     println!("serial: {:?}", String::from_utf8_lossy(gb.serial_output()));
+    let block: Vec<u8> = (0xA000..0xA100u16).map(|a| gb.peek(a)).collect();
+    let text_end = block[4..].iter().position(|&b| b == 0).unwrap_or(0) + 4;
+    println!(
+        "$A000: status {:02X} sig {:02X?} text {:?}",
+        block[0],
+        &block[1..4],
+        String::from_utf8_lossy(&block[4..text_end])
+    );
     println!("regs: {:?}", gb.registers());
     println!(
         "{frames} frames in {dt:.3}s = {:.0} fps, cycles {}",

@@ -296,11 +296,7 @@ impl Hardware {
             source: value,
             start: self.now + 8,
             copied: 0,
-            block_from: if restarting {
-                self.now
-            } else {
-                self.now + 8
-            },
+            block_from: if restarting { self.now } else { self.now + 8 },
         };
         self.reschedule();
     }

@@ -21,9 +21,11 @@
 //! * A file whose size is not a multiple of 16 KiB is padded with 0xFF up to
 //!   the next 16 KiB boundary (in the single copy of the image made at load),
 //!   with a warning.
-//! * If the header's size code is invalid (> 8) or declares a size
-//!   (`32 KiB << code`) different from the (padded) file size, a warning says
-//!   "header says X KiB, file has Y KiB; using the file size".
+//! * If the header's size code declares a size (`32 KiB << code`, code <= 8)
+//!   different from the (padded) file size, the warning is "header says X KiB
+//!   (ROM size code 0xNN), file has Y KiB; using the file size"; an invalid
+//!   code (> 8) gives "header ROM size code 0xNN is invalid, file has Y KiB;
+//!   using the file size".
 //! * Bank numbers are then reduced modulo the number of 16 KiB banks in the
 //!   image, as on hardware whose ROM chip does not connect the higher bank
 //!   lines (for a power-of-two bank count this is the same as masking; for
@@ -87,7 +89,7 @@ const MBC2_RAM_LEN: usize = 512;
 /// keeps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mbc {
-    NoMbc,
+    RomOnly,
     Mbc1 {
         ramg: bool,
         bank1: u8,
@@ -118,7 +120,7 @@ enum Mbc {
 impl Mbc {
     fn tag(&self) -> u8 {
         match self {
-            Mbc::NoMbc => 0,
+            Mbc::RomOnly => 0,
             Mbc::Mbc1 { .. } => 1,
             Mbc::Mbc2 { .. } => 2,
             Mbc::Mbc3 { .. } => 3,
@@ -262,9 +264,9 @@ impl Cartridge {
                 }
                 (true, Some(0)) => {
                     warnings.push(format!(
-                        "cartridge type 0x{code:02X} ({type_name}) has RAM but the header declares none; assuming no RAM"
+                        "cartridge type 0x{code:02X} ({type_name}) has RAM but the header declares none; assuming 8 KiB (test ROMs such as Blargg's halt_bug report through it)"
                     ));
-                    0
+                    8 * 1024
                 }
                 (true, Some(n)) => n,
                 (false, Some(0)) => 0,
@@ -315,7 +317,7 @@ impl Cartridge {
         };
 
         let mbc = match ct.kind {
-            MbcKind::None => Mbc::NoMbc,
+            MbcKind::None => Mbc::RomOnly,
             MbcKind::Mbc1 => Mbc::Mbc1 {
                 ramg: false,
                 bank1: 0,
@@ -389,7 +391,7 @@ impl Cartridge {
         };
         let has_ram = !self.ram.is_empty();
         let (lo, hi, ram_bank, map) = match self.mbc {
-            Mbc::NoMbc => (0, 1, 0, if has_ram { RamMap::Ram } else { RamMap::Off }),
+            Mbc::RomOnly => (0, 1, 0, if has_ram { RamMap::Ram } else { RamMap::Off }),
             Mbc::Mbc1 {
                 ramg,
                 bank1,
@@ -550,7 +552,7 @@ impl Cartridge {
             return;
         }
         match &mut self.mbc {
-            Mbc::NoMbc => return,
+            Mbc::RomOnly => return,
             Mbc::Mbc1 {
                 ramg,
                 bank1,
@@ -687,10 +689,7 @@ impl Cartridge {
                     rtc::BATTERY_BLOCK_LEN
                 )
             } else {
-                format!(
-                    "battery RAM has {} bytes, expected {ram_len}",
-                    data.len()
-                )
+                format!("battery RAM has {} bytes, expected {ram_len}", data.len())
             }));
         }
         let (ram, rest) = data.split_at(ram_len);
@@ -736,7 +735,7 @@ impl Stateful for Cartridge {
         w.u8(self.header.cartridge_type);
         w.u8(self.mbc.tag());
         match self.mbc {
-            Mbc::NoMbc => {}
+            Mbc::RomOnly => {}
             Mbc::Mbc1 {
                 ramg,
                 bank1,
@@ -806,7 +805,7 @@ impl Stateful for Cartridge {
             )));
         }
         let mbc = match self.mbc {
-            Mbc::NoMbc => Mbc::NoMbc,
+            Mbc::RomOnly => Mbc::RomOnly,
             Mbc::Mbc1 { multicart, .. } => {
                 let ramg = r.bool()?;
                 let bank1 = r.u8()?;
@@ -870,11 +869,7 @@ impl Stateful for Cartridge {
                 self.rtc.is_some()
             )));
         }
-        let rtc = if has_rtc {
-            Some(Rtc::load(r)?)
-        } else {
-            None
-        };
+        let rtc = if has_rtc { Some(Rtc::load(r)?) } else { None };
         r.end_section()?;
 
         self.mbc = mbc;

@@ -285,8 +285,10 @@ impl Cpu {
                 }
                 self.mode = Mode::Running;
                 if self.ime {
-                    // Leaving HALT costs one M-cycle before the dispatch.
-                    bus.idle();
+                    // Dispatch at once, with no extra halt-exit cycle: Mooneye's
+                    // halt_ime1_timing2-GS (verified on DMG) requires the same
+                    // timing as waiting for the interrupt with a run of NOPs,
+                    // and each halted step above already spent one M-cycle.
                     self.dispatch(bus);
                 } else {
                     // IME=0: just resume with the instruction after HALT.

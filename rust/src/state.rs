@@ -56,7 +56,10 @@ impl StateWriter {
         self.u32(0);
     }
     pub fn end_section(&mut self) {
-        let start = self.section_start.take().expect("end_section without begin");
+        let start = self
+            .section_start
+            .take()
+            .expect("end_section without begin");
         let len = (self.buf.len() - start - 4) as u32;
         self.buf[start..start + 4].copy_from_slice(&len.to_le_bytes());
     }

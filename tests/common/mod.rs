@@ -19,7 +19,10 @@ pub fn load(rel: &str) -> Option<Vec<u8>> {
     match std::fs::read(&p) {
         Ok(b) => Some(b),
         Err(e) => {
-            eprintln!("SKIPPED: test ROM {} not available ({e}); set EMURUST_ROMS", p.display());
+            eprintln!(
+                "SKIPPED: test ROM {} not available ({e}); set EMURUST_ROMS",
+                p.display()
+            );
             None
         }
     }
@@ -47,7 +50,10 @@ pub fn run_mooneye_gb(gb: &mut GameBoy, max_frames: u32) -> Result<(), String> {
         match mooneye_result(gb) {
             Some(true) => return Ok(()),
             Some(false) => {
-                return Err(format!("test reported failure, registers {:?}", gb.registers()))
+                return Err(format!(
+                    "test reported failure, registers {:?}",
+                    gb.registers()
+                ))
             }
             None => {}
         }

@@ -202,9 +202,9 @@ impl Rtc {
             }
             u32::from_le_bytes(b)
         };
-        for r in 0..5 {
-            self.live[r] = (word(r) as u8) & MASKS[r];
-            self.latched[r] = (word(r + 5) as u8) & MASKS[r];
+        for (r, &mask) in MASKS.iter().enumerate() {
+            self.live[r] = (word(r) as u8) & mask;
+            self.latched[r] = (word(r + 5) as u8) & mask;
         }
         let mut b = [0u8; 8];
         if let Some(s) = block.get(40..48) {

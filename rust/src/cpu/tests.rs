@@ -208,8 +208,8 @@ fn halt_with_ime1_wakes_and_dispatches() {
     cpu.step(&mut bus);
     assert_eq!(
         bus.cycles - before,
-        6,
-        "1 halt-exit cycle + 5 dispatch cycles"
+        5,
+        "dispatch only, no extra halt-exit cycle"
     );
     assert_eq!(cpu.pc(), 0x0048);
     assert_eq!(stacked_word(&bus, cpu.registers().sp), 0x0101);

@@ -1,0 +1,752 @@
+//! PyO3 bindings: the private `emurust._core` extension module.
+//!
+//! The public Python package (`python/emurust`) re-exports what is defined
+//! here and adds the pure-Python conveniences (ROM paths, warnings).
+//!
+//! Rules this module keeps:
+//! - arguments are converted and validated into Rust values first, with a
+//!   typed exception naming the problem (`TypeError` for a wrong type,
+//!   `InvalidArgumentError`/`InvalidAddressError` for a value out of range);
+//! - every core `Error` goes through [`core_error`], the one mapping to the
+//!   exception hierarchy;
+//! - emulation runs with the interpreter detached (`Python::detach`);
+//! - no panic reaches Python: every call into the core is wrapped in
+//!   `catch_unwind`. A panic is a bug in EmuRust; it is reported as
+//!   `InternalError` and the instance refuses further use, because its state
+//!   may be half-updated.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyException, PyIndexError, PyOverflowError, PyTypeError, PyUserWarning, PyValueError,
+};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{
+    PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PySlice, PyString, PyTuple, PyType,
+};
+
+use crate::{Button, Error, GameBoy};
+
+/// Size of the addressable space seen through `GameBoy.memory`.
+const ADDRESS_SPACE: usize = 0x1_0000;
+/// Largest ROM accepted (the largest real cartridges, MBC5, are 8 MiB).
+const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
+/// Exact size of a DMG boot ROM.
+const BOOT_ROM_SIZE: usize = 256;
+/// `tick` re-attaches to the interpreter every this many frames to check for
+/// signals, so Ctrl-C interrupts a long run (at a frame boundary).
+const FRAMES_PER_SIGNAL_CHECK: u64 = 60;
+
+create_exception!(
+    emurust,
+    EmuRustError,
+    PyException,
+    "Base class of every error raised by EmuRust."
+);
+create_exception!(
+    emurust,
+    InvalidRomError,
+    EmuRustError,
+    "The ROM (or boot ROM) image cannot be loaded: too short, too long, corrupt header, \
+     wrong boot ROM size..."
+);
+create_exception!(
+    emurust,
+    UnsupportedCartridgeError,
+    InvalidRomError,
+    "The ROM is well-formed but its cartridge type (header byte 0x147) is not emulated."
+);
+create_exception!(
+    emurust,
+    InvalidStateError,
+    EmuRustError,
+    "A save state is truncated, corrupted, from another version or from another ROM."
+);
+create_exception!(
+    emurust,
+    InternalError,
+    EmuRustError,
+    "A bug in EmuRust (a Rust panic caught at the Python boundary). The GameBoy \
+     instance that raised it refuses further use."
+);
+create_exception!(
+    emurust,
+    EmuRustWarning,
+    PyUserWarning,
+    "Warnings about questionable input that EmuRust still accepts (ROM header problems...)."
+);
+
+/// `InvalidArgumentError(EmuRustError, ValueError)` and
+/// `InvalidAddressError(EmuRustError, IndexError)` have two bases, which
+/// `create_exception!` cannot express, so they are built once with `type()`.
+static INVALID_ARGUMENT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static INVALID_ADDRESS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+fn two_base_exception<'py>(
+    py: Python<'py>,
+    name: &str,
+    second_base: Bound<'py, PyType>,
+    doc: &str,
+) -> PyResult<Py<PyType>> {
+    let bases = PyTuple::new(py, [py.get_type::<EmuRustError>(), second_base])?;
+    let namespace = PyDict::new(py);
+    namespace.set_item("__module__", "emurust")?;
+    namespace.set_item("__doc__", doc)?;
+    let ty = py.get_type::<PyType>().call1((name, bases, namespace))?;
+    Ok(ty.cast_into::<PyType>()?.unbind())
+}
+
+fn invalid_argument_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    INVALID_ARGUMENT
+        .get_or_try_init(py, || {
+            two_base_exception(
+                py,
+                "InvalidArgumentError",
+                py.get_type::<PyValueError>(),
+                "An argument has the right type but a bad value (button name, frame count, \
+                 byte value out of 0..=255, slice length mismatch...).",
+            )
+        })
+        .map(|ty| ty.bind(py))
+}
+
+fn invalid_address_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    INVALID_ADDRESS
+        .get_or_try_init(py, || {
+            two_base_exception(
+                py,
+                "InvalidAddressError",
+                py.get_type::<PyIndexError>(),
+                "A memory address outside 0x0000..=0xFFFF (negative addresses are not \
+                 supported).",
+            )
+        })
+        .map(|ty| ty.bind(py))
+}
+
+fn error_of_type(py: Python<'_>, ty: PyResult<&Bound<'_, PyType>>, msg: String) -> PyErr {
+    match ty {
+        Ok(ty) => PyErr::from_type(ty.clone(), msg),
+        Err(e) => {
+            // Creating the class itself failed (out of memory...): report that.
+            let _ = py;
+            e
+        }
+    }
+}
+
+fn invalid_argument(py: Python<'_>, msg: impl Into<String>) -> PyErr {
+    error_of_type(py, invalid_argument_type(py), msg.into())
+}
+
+fn invalid_address(py: Python<'_>, msg: impl Into<String>) -> PyErr {
+    error_of_type(py, invalid_address_type(py), msg.into())
+}
+
+/// The one mapping from core errors to Python exceptions.
+fn core_error(py: Python<'_>, err: Error) -> PyErr {
+    match err {
+        Error::InvalidRom(m) => InvalidRomError::new_err(m),
+        Error::UnsupportedCartridge(m) => UnsupportedCartridgeError::new_err(m),
+        Error::InvalidState(m) => InvalidStateError::new_err(m),
+        Error::InvalidArgument(m) => invalid_argument(py, m),
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_owned()
+    }
+}
+
+/// Runs `f`, turning a panic into its message.
+fn no_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(payload.as_ref()))
+}
+
+fn internal_error(msg: &str) -> PyErr {
+    InternalError::new_err(format!(
+        "internal emulator error (a bug in EmuRust, please report it with the ROM): {msg}; \
+         this GameBoy can no longer be used"
+    ))
+}
+
+// ---------------------------------------------------------------------------
+// Argument conversion
+// ---------------------------------------------------------------------------
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".to_owned())
+}
+
+/// `obj` as a Python int (`int`, `bool`, or anything with `__index__`, such as
+/// NumPy integers), or `None` when it is not integer-like.
+fn as_int<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyInt>>> {
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return Ok(Some(i.clone()));
+    }
+    let py = obj.py();
+    if obj.get_type().hasattr(intern!(py, "__index__"))? {
+        let value = obj.call_method0(intern!(py, "__index__"))?;
+        return Ok(Some(value.cast_into::<PyInt>()?));
+    }
+    Ok(None)
+}
+
+/// An integer argument as `i64`; `TypeError` for a non-integer, `Ok(None)`
+/// for an integer too large for `i64` (the caller reports it as out of range).
+fn int_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    let Some(int) = as_int(obj)? else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an int, not {}",
+            type_name(obj)
+        )));
+    };
+    match int.extract::<i64>() {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A frame count `>= min`.
+fn frames_arg(obj: &Bound<'_, PyAny>, min: i64, max: i64) -> PyResult<i64> {
+    match int_arg(obj, "frames")? {
+        Some(v) if (min..=max).contains(&v) => Ok(v),
+        Some(v) => Err(invalid_argument(
+            obj.py(),
+            format!("frames must be between {min} and {max}, got {v}"),
+        )),
+        None => Err(invalid_argument(
+            obj.py(),
+            format!("frames must be between {min} and {max}, got a huge int"),
+        )),
+    }
+}
+
+fn address_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
+    let Some(int) = as_int(obj)? else {
+        return Err(PyTypeError::new_err(format!(
+            "memory indices must be int or slice, not {}",
+            type_name(obj)
+        )));
+    };
+    let shown = int.to_string();
+    match int
+        .extract::<i64>()
+        .ok()
+        .and_then(|v| u16::try_from(v).ok())
+    {
+        Some(addr) => Ok(addr),
+        None => Err(invalid_address(
+            obj.py(),
+            format!(
+                "address {shown} is outside 0x0000..=0xFFFF (negative addresses are not \
+                 supported)"
+            ),
+        )),
+    }
+}
+
+fn byte_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let Some(int) = as_int(obj)? else {
+        return Err(PyTypeError::new_err(format!(
+            "memory values must be int, not {}",
+            type_name(obj)
+        )));
+    };
+    let shown = int.to_string();
+    match int.extract::<i64>().ok().and_then(|v| u8::try_from(v).ok()) {
+        Some(b) => Ok(b),
+        None => Err(invalid_argument(
+            obj.py(),
+            format!("byte value {shown} is outside 0..=255"),
+        )),
+    }
+}
+
+/// Bytes for a slice assignment: a bytes-like object or an iterable of ints.
+fn bytes_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "memory slices take bytes or an iterable of ints, not str",
+        ));
+    }
+    let Ok(items) = obj.try_iter() else {
+        return Err(PyTypeError::new_err(format!(
+            "memory slices take bytes or an iterable of ints, not {}",
+            type_name(obj)
+        )));
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let item = item?;
+        if out.len() >= ADDRESS_SPACE {
+            return Err(invalid_argument(
+                obj.py(),
+                "more values than the 64 KiB address space",
+            ));
+        }
+        out.push(byte_arg(&item)?);
+    }
+    Ok(out)
+}
+
+fn button_arg(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Button> {
+    let Ok(text) = name.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "button name must be a str, not {}",
+            type_name(name)
+        )));
+    };
+    let text = text.to_cow()?;
+    Button::from_name(&text).ok_or_else(|| {
+        invalid_argument(
+            py,
+            format!(
+                "unknown button {text:?}; valid names are: a, b, start, select, up, down, \
+                 left, right (case-insensitive)"
+            ),
+        )
+    })
+}
+
+/// Indices `start, start+step, ...` (`count` of them) of a slice resolved
+/// against the 64 KiB space; every index is in range by construction.
+fn slice_addresses(slice: &Bound<'_, PySlice>) -> PyResult<impl Iterator<Item = u16>> {
+    let idx = slice.indices(ADDRESS_SPACE as isize)?;
+    let (start, step, count) = (idx.start as i64, idx.step as i64, idx.slicelength);
+    Ok((0..count).map(move |i| {
+        // PySlice_GetIndicesEx guarantees 0 <= start + i*step < ADDRESS_SPACE.
+        (start + i as i64 * step) as u16
+    }))
+}
+
+// ---------------------------------------------------------------------------
+// GameBoy
+// ---------------------------------------------------------------------------
+
+struct Core {
+    gb: GameBoy,
+    /// Set when a call panicked: the message, and the instance is unusable.
+    broken: Option<String>,
+}
+
+impl Core {
+    fn usable(&self) -> PyResult<()> {
+        match &self.broken {
+            Some(msg) => Err(internal_error(msg)),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs `f` on the emulator; a panic marks the instance broken.
+    fn run<R>(&mut self, f: impl FnOnce(&mut GameBoy) -> R) -> PyResult<R> {
+        self.usable()?;
+        let gb = &mut self.gb;
+        no_panic(|| f(gb)).map_err(|msg| {
+            let err = internal_error(&msg);
+            self.broken = Some(msg);
+            err
+        })
+    }
+}
+
+/// A Game Boy (DMG). The public `emurust.GameBoy` subclasses this class and
+/// accepts ROM paths; this one takes the ROM image as `bytes`.
+#[pyclass(module = "emurust._core", name = "GameBoy", subclass)]
+pub struct PyGameBoy {
+    // A `Mutex` makes the class `Sync` as `#[pyclass]` requires whatever the
+    // core holds; `&mut self` methods use `get_mut`, which does not lock.
+    core: Mutex<Core>,
+}
+
+impl PyGameBoy {
+    fn lock(&self) -> PyResult<MutexGuard<'_, Core>> {
+        self.core
+            .lock()
+            .map_err(|_| internal_error("emulator lock poisoned"))
+    }
+
+    fn core_mut(&mut self) -> PyResult<&mut Core> {
+        self.core
+            .get_mut()
+            .map_err(|_| internal_error("emulator lock poisoned"))
+    }
+
+    /// Read-only access to the emulator.
+    fn read<R>(&self, f: impl FnOnce(&GameBoy) -> R) -> PyResult<R> {
+        self.lock()?.run(|gb| f(gb))
+    }
+
+    /// Mutable access to the emulator.
+    fn write<R>(&mut self, f: impl FnOnce(&mut GameBoy) -> R) -> PyResult<R> {
+        self.core_mut()?.run(f)
+    }
+}
+
+#[pymethods]
+impl PyGameBoy {
+    /// Creates a Game Boy running `rom` (the cartridge image as bytes).
+    ///
+    /// Without `boot_rom` the machine starts in the documented post-boot state;
+    /// with one (exactly 256 bytes) it starts at 0x0000 in the boot ROM.
+    #[new]
+    #[pyo3(signature = (rom, boot_rom = None))]
+    fn new(
+        py: Python<'_>,
+        rom: &Bound<'_, PyAny>,
+        boot_rom: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let rom = rom.cast::<PyBytes>().map_err(|_| {
+            PyTypeError::new_err(format!("rom must be bytes, not {}", type_name(rom)))
+        })?;
+        let rom = rom.as_bytes();
+        if rom.len() > MAX_ROM_SIZE {
+            return Err(InvalidRomError::new_err(format!(
+                "ROM is {} bytes; the largest Game Boy ROM is {MAX_ROM_SIZE} bytes (8 MiB)",
+                rom.len()
+            )));
+        }
+        let boot = match boot_rom {
+            None => None,
+            Some(b) => {
+                let b = b.cast::<PyBytes>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "boot_rom must be bytes or None, not {}",
+                        type_name(b)
+                    ))
+                })?;
+                let b = b.as_bytes();
+                if b.len() != BOOT_ROM_SIZE {
+                    return Err(InvalidRomError::new_err(format!(
+                        "boot ROM must be exactly {BOOT_ROM_SIZE} bytes, got {}",
+                        b.len()
+                    )));
+                }
+                Some(b)
+            }
+        };
+        let built = no_panic(|| GameBoy::new(rom, boot)).map_err(|msg| internal_error(&msg))?;
+        let gb = built.map_err(|e| core_error(py, e))?;
+        Ok(PyGameBoy {
+            core: Mutex::new(Core { gb, broken: None }),
+        })
+    }
+
+    /// Runs `frames` frames (a frame ends at the start of VBlank, or after
+    /// 70224 T-cycles while the LCD is off) with the interpreter lock
+    /// released. `render=False` skips drawing pixels. Returns True.
+    #[pyo3(signature = (frames = None, render = true), text_signature = "(self, frames=1, render=True)")]
+    fn tick(
+        &mut self,
+        py: Python<'_>,
+        frames: Option<&Bound<'_, PyAny>>,
+        render: bool,
+    ) -> PyResult<bool> {
+        let mut left = match frames {
+            None => 1,
+            Some(f) => frames_arg(f, 0, i64::MAX)? as u64,
+        };
+        let core = self.core_mut()?;
+        core.usable()?;
+        while left > 0 {
+            let n = left.min(FRAMES_PER_SIGNAL_CHECK);
+            let gb = &mut core.gb;
+            let ran = py.detach(|| {
+                no_panic(|| {
+                    for _ in 0..n {
+                        gb.run_frame(render);
+                    }
+                })
+            });
+            if let Err(msg) = ran {
+                let err = internal_error(&msg);
+                core.broken = Some(msg);
+                return Err(err);
+            }
+            left -= n;
+            if left > 0 {
+                py.check_signals()?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Frames completed since power-on.
+    #[getter]
+    fn frame_count(&self) -> PyResult<u64> {
+        self.read(|gb| gb.frame_count())
+    }
+
+    /// T-cycles (4.194304 MHz clock ticks) since power-on.
+    #[getter]
+    fn cycles(&self) -> PyResult<u64> {
+        self.read(|gb| gb.cycles())
+    }
+
+    /// CPU registers as a dict: a f b c d e h l (0..=255) and sp pc (0..=65535).
+    #[getter]
+    fn registers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.read(|gb| gb.registers())?;
+        let d = PyDict::new(py);
+        for (name, value) in [
+            ("a", r.a),
+            ("f", r.f),
+            ("b", r.b),
+            ("c", r.c),
+            ("d", r.d),
+            ("e", r.e),
+            ("h", r.h),
+            ("l", r.l),
+        ] {
+            d.set_item(name, value)?;
+        }
+        d.set_item("sp", r.sp)?;
+        d.set_item("pc", r.pc)?;
+        Ok(d)
+    }
+
+    /// The 64 KiB address space: `memory[addr]` reads without side effects,
+    /// `memory[addr] = v` writes through the bus; slices take and give bytes.
+    #[getter]
+    fn memory(slf: &Bound<'_, Self>) -> PyMemory {
+        PyMemory {
+            gb: slf.clone().unbind(),
+        }
+    }
+
+    /// Every byte sent out of the serial port so far.
+    #[getter]
+    fn serial_output<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let guard = self.lock()?;
+        guard.usable()?;
+        Ok(PyBytes::new(py, guard.gb.serial_output()))
+    }
+
+    /// The title from the cartridge header.
+    #[getter]
+    fn cartridge_title(&self) -> PyResult<String> {
+        self.read(|gb| gb.cartridge().title().to_owned())
+    }
+
+    /// The cartridge type byte (header 0x147).
+    #[getter]
+    fn cartridge_type(&self) -> PyResult<u8> {
+        self.read(|gb| gb.cartridge().cartridge_type())
+    }
+
+    /// The cartridge type's name ("ROM ONLY", "MBC1+RAM+BATTERY"...).
+    #[getter]
+    fn cartridge_type_name(&self) -> PyResult<&'static str> {
+        self.read(|gb| gb.cartridge().type_name())
+    }
+
+    /// Warnings from loading the ROM (bad header checksum...).
+    #[getter]
+    fn warnings(&self) -> PyResult<Vec<String>> {
+        self.read(|gb| gb.warnings().to_vec())
+    }
+
+    /// Presses `name` now and releases it after `frames` frames (>= 1).
+    #[pyo3(signature = (name, frames = None), text_signature = "(self, name, frames=1)")]
+    fn button(
+        &mut self,
+        py: Python<'_>,
+        name: &Bound<'_, PyAny>,
+        frames: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let b = button_arg(py, name)?;
+        let frames = match frames {
+            None => 1,
+            Some(f) => frames_arg(f, 1, i64::from(u32::MAX))? as u32,
+        };
+        self.write(|gb| gb.press_for(b, frames))
+    }
+
+    /// Holds `name` down until `button_release(name)`.
+    fn button_press(&mut self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<()> {
+        let b = button_arg(py, name)?;
+        self.write(|gb| gb.press(b))
+    }
+
+    /// Releases `name`.
+    fn button_release(&mut self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<()> {
+        let b = button_arg(py, name)?;
+        self.write(|gb| gb.release(b))
+    }
+
+    /// The whole machine state as bytes, for `load_state`.
+    fn save_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let state = self.read(|gb| gb.save_state())?;
+        Ok(PyBytes::new(py, &state))
+    }
+
+    /// Restores a state from `save_state` of a GameBoy running the same ROM.
+    /// On error (`InvalidStateError`) the machine is left unchanged.
+    fn load_state(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
+            b.as_bytes().to_vec()
+        } else if let Ok(b) = data.cast::<PyByteArray>() {
+            b.to_vec()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "state must be bytes or bytearray, not {}",
+                type_name(data)
+            )));
+        };
+        let core = self.core_mut()?;
+        core.usable()?;
+        // Load into a copy so that a rejected state cannot leave a
+        // half-loaded machine behind.
+        let loaded = no_panic(|| {
+            let mut copy = core.gb.clone();
+            copy.load_state(&data).map(|()| copy)
+        });
+        match loaded {
+            Ok(Ok(gb)) => {
+                core.gb = gb;
+                Ok(())
+            }
+            Ok(Err(e)) => Err(core_error(py, e)),
+            // The panic happened on the copy: the instance itself is intact.
+            Err(msg) => Err(InternalError::new_err(format!(
+                "internal emulator error while loading a state (a bug in EmuRust): {msg}"
+            ))),
+        }
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        self.read(|gb| {
+            format!(
+                "<emurust.GameBoy title={:?} type={:?} frame={}>",
+                gb.cartridge().title(),
+                gb.cartridge().type_name(),
+                gb.frame_count()
+            )
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Memory view
+// ---------------------------------------------------------------------------
+
+/// The 64 KiB address space of a GameBoy (`GameBoy.memory`).
+///
+/// `m[addr]` is a side-effect-free read (int), `m[a:b:step]` gives bytes;
+/// `m[addr] = v` and `m[a:b] = data` write through the bus (MBC registers
+/// and IO side effects happen, no time passes).
+#[pyclass(module = "emurust._core", name = "Memory", frozen)]
+pub struct PyMemory {
+    gb: Py<PyGameBoy>,
+}
+
+#[pymethods]
+impl PyMemory {
+    fn __len__(&self) -> usize {
+        ADDRESS_SPACE
+    }
+
+    /// Iterates over a snapshot of all 65536 bytes (taken when iteration starts).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        let owner = self.gb.bind(py).try_borrow()?;
+        let bytes = owner.read(|gb| (0..=u16::MAX).map(|a| gb.peek(a)).collect::<Vec<u8>>())?;
+        PyBytes::new(py, &bytes).try_iter()
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let owner = self.gb.bind(py).try_borrow()?;
+        if let Ok(slice) = key.cast::<PySlice>() {
+            let addrs = slice_addresses(slice)?;
+            let bytes = owner.read(|gb| addrs.map(|a| gb.peek(a)).collect::<Vec<u8>>())?;
+            return Ok(PyBytes::new(py, &bytes).into_any());
+        }
+        let addr = address_arg(key)?;
+        let value = owner.read(|gb| gb.peek(addr))?;
+        Ok(value.into_pyobject(py)?.into_any())
+    }
+
+    fn __setitem__(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if let Ok(slice) = key.cast::<PySlice>() {
+            let addrs: Vec<u16> = slice_addresses(slice)?.collect();
+            let data = bytes_arg(value)?;
+            if data.len() != addrs.len() {
+                return Err(invalid_argument(
+                    py,
+                    format!(
+                        "slice assignment needs exactly {} values, got {} (the address \
+                         space cannot be resized)",
+                        addrs.len(),
+                        data.len()
+                    ),
+                ));
+            }
+            let mut owner = self.gb.bind(py).try_borrow_mut()?;
+            return owner.write(|gb| {
+                for (addr, byte) in addrs.into_iter().zip(data) {
+                    gb.poke(addr, byte);
+                }
+            });
+        }
+        let addr = address_arg(key)?;
+        let byte = byte_arg(value)?;
+        let mut owner = self.gb.bind(py).try_borrow_mut()?;
+        owner.write(|gb| gb.poke(addr, byte))
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "<emurust.Memory 0x0000..=0xFFFF>"
+    }
+}
+
+/// The native part of EmuRust; use the public `emurust` package instead.
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyGameBoy>()?;
+    m.add_class::<PyMemory>()?;
+    m.add("EmuRustError", py.get_type::<EmuRustError>())?;
+    m.add("InvalidRomError", py.get_type::<InvalidRomError>())?;
+    m.add(
+        "UnsupportedCartridgeError",
+        py.get_type::<UnsupportedCartridgeError>(),
+    )?;
+    m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
+    m.add("InvalidArgumentError", invalid_argument_type(py)?)?;
+    m.add("InvalidAddressError", invalid_address_type(py)?)?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add("EmuRustWarning", py.get_type::<EmuRustWarning>())?;
+    m.add("MAX_ROM_SIZE", MAX_ROM_SIZE)?;
+    m.add("BOOT_ROM_SIZE", BOOT_ROM_SIZE)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
