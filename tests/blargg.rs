@@ -32,3 +32,21 @@ blargg! {
     mem_timing_2_03_modify_timing: "blargg/mem_timing-2/rom_singles/03-modify_timing.gb", 400;
     halt_bug: "blargg/halt_bug.gb", 300;
 }
+
+/// interrupt_time is a CGB test (it measures double-speed mode). On a DMG it
+/// fails by design; real DMG hardware prints checksum 7F8F4AAF (c-sp's
+/// HOWTO, DMG-C). We assert that we reproduce the DMG's output exactly.
+#[test]
+fn interrupt_time_matches_dmg_hardware() {
+    let Some(rom) = common::load("blargg/interrupt_time/interrupt_time.gb") else {
+        return;
+    };
+    let mut gb = emurust::GameBoy::new(&rom, None).unwrap();
+    match common::run_blargg_gb(&mut gb, 600) {
+        Ok(text) => panic!("interrupt_time unexpectedly passed on DMG: {text}"),
+        Err(text) => assert!(
+            text.contains("7F8F4AAF"),
+            "expected the DMG hardware checksum 7F8F4AAF, got {text:?}"
+        ),
+    }
+}
