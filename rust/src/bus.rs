@@ -56,7 +56,12 @@ const DMA_IDLE: Dma = Dma {
 pub struct Hardware {
     /// Emulated time in T-cycles since power-on.
     pub now: u64,
+    /// Earliest of the per-component event times below.
     next_event: u64,
+    ev_timer: u64,
+    ev_ppu: u64,
+    ev_serial: u64,
+    ev_dma: u64,
     /// Step every component every M-cycle (slow reference path).
     pub reference: bool,
     pub cart: Cartridge,
@@ -83,6 +88,10 @@ impl Hardware {
         let mut hw = Hardware {
             now: 0,
             next_event: 0,
+            ev_timer: 0,
+            ev_ppu: 0,
+            ev_serial: 0,
+            ev_dma: 0,
             reference: false,
             cart,
             timer: Timer::new(if booting { 0 } else { POST_BOOT_COUNTER }),
@@ -111,26 +120,27 @@ impl Hardware {
         hw
     }
 
-    /// Recompute the earliest pending event.
+    /// Recompute every component's next event and the earliest of them.
     #[inline]
     fn reschedule(&mut self) {
-        let frame_end = if self.ppu.lcd_on() {
-            u64::MAX
+        self.ev_timer = self.timer.next_event();
+        self.ev_ppu = if self.ppu.lcd_on() {
+            self.ppu.next_event()
         } else {
+            // With the LCD off, frames are counted by time.
             self.frame_start + DOTS_PER_FRAME
         };
-        let dma_end = if self.dma.copied < 160 {
+        self.ev_serial = self.serial.next_event();
+        self.ev_dma = if self.dma.copied < 160 {
             self.dma.start + 4 * 159
         } else {
             u64::MAX
         };
         self.next_event = self
-            .timer
-            .next_event()
-            .min(self.ppu.next_event())
-            .min(self.serial.next_event())
-            .min(dma_end)
-            .min(frame_end);
+            .ev_timer
+            .min(self.ev_ppu)
+            .min(self.ev_serial)
+            .min(self.ev_dma);
     }
 
     /// Handle the end of a frame (VBlank start, or a frame's worth of time
@@ -206,30 +216,56 @@ impl Hardware {
         match addr {
             0xFF01 | 0xFF02 => self.intf |= self.serial.catch_up(now),
             0xFF04..=0xFF07 => self.intf |= self.timer.catch_up(now),
-            0xFF40..=0xFF4B => self.intf |= self.ppu.catch_up(now),
-            0xFF0F => self.process_events(ram),
+            0xFF40..=0xFF4B => self.catch_up_ppu(ram),
+            0xFF0F => self.catch_up_all(ram),
             _ => {}
         }
     }
 
-    /// Bring every component up to `now`.
+    /// Bring the components whose event is due up to `now`.
     fn process_events(&mut self, ram: &Ram) {
         let now = self.now;
+        // DMA first: the PPU reads the OAM it fills.
+        if now >= self.ev_dma {
+            self.dma_catch_up(ram, now);
+        }
+        if now >= self.ev_timer {
+            self.intf |= self.timer.catch_up(now);
+        }
+        if now >= self.ev_ppu {
+            self.catch_up_ppu(ram);
+            self.check_frame(now);
+        }
+        if now >= self.ev_serial {
+            self.intf |= self.serial.catch_up(now);
+        }
+        self.reschedule();
+    }
+
+    /// Bring every component up to `now` (between frames, before peeking,
+    /// after IF is read).
+    fn catch_up_all(&mut self, ram: &Ram) {
+        let now = self.now;
         self.intf |= self.timer.catch_up(now);
-        self.intf |= self.ppu.catch_up(now);
+        self.catch_up_ppu(ram);
         self.intf |= self.serial.catch_up(now);
-        self.dma_catch_up(ram, now);
         self.check_frame(now);
         self.reschedule();
+    }
+
+    /// Bring the PPU (and the OAM DMA feeding it) up to `now`.
+    #[inline]
+    fn catch_up_ppu(&mut self, ram: &Ram) {
+        self.dma_catch_up(ram, self.now);
+        self.intf |= self.ppu.catch_up(self.now);
     }
 
     /// The slow path: every component stepped on every M-cycle.
     fn reference_step(&mut self, ram: &Ram) {
         let now = self.now;
         self.intf |= self.timer.tick_mcycle(now);
-        self.intf |= self.ppu.catch_up(now);
+        self.catch_up_ppu(ram);
         self.intf |= self.serial.catch_up(now);
-        self.dma_catch_up(ram, now);
         self.check_frame(now);
         self.reschedule();
     }
@@ -258,7 +294,7 @@ impl Hardware {
 
     /// Bring everything up to date (between frames, before peeking).
     pub fn sync(&mut self, ram: &Ram) {
-        self.process_events(ram);
+        self.catch_up_all(ram);
     }
 
     // ---- OAM DMA -------------------------------------------------------
@@ -310,7 +346,7 @@ impl Hardware {
             0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
             0x8000..=0x9FFF => {
-                self.intf |= self.ppu.catch_up(self.now);
+                self.catch_up_ppu(ram);
                 if self.ppu.vram_blocked() {
                     0xFF
                 } else {
@@ -319,7 +355,7 @@ impl Hardware {
             }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xFE00..=0xFEFF => {
-                self.intf |= self.ppu.catch_up(self.now);
+                self.catch_up_ppu(ram);
                 if self.ppu.oam_blocked() || self.dma_blocking() {
                     0xFF
                 } else if addr < 0xFEA0 {
@@ -343,14 +379,14 @@ impl Hardware {
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
             0x0000..=0x7FFF => self.cart.write_rom(addr, value, self.now),
             0x8000..=0x9FFF => {
-                self.intf |= self.ppu.catch_up(self.now);
+                self.catch_up_ppu(ram);
                 if !self.ppu.vram_blocked() {
                     self.ppu.vram[(addr & 0x1FFF) as usize] = value;
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, value, self.now),
             0xFE00..=0xFE9F => {
-                self.intf |= self.ppu.catch_up(self.now);
+                self.catch_up_ppu(ram);
                 if !self.ppu.oam_blocked() && !self.dma_blocking() {
                     self.ppu.oam[(addr - 0xFE00) as usize] = value;
                 }
@@ -382,13 +418,12 @@ impl Hardware {
             0xFF40..=0xFF4B => {
                 let was_on = self.ppu.lcd_on();
                 self.intf |= self.ppu.write(addr, value, now);
-                if was_on != self.ppu.lcd_on() {
-                    if !self.ppu.lcd_on() {
-                        // With the LCD off, frames are counted by time.
-                        self.frame_start = now;
-                    }
-                    self.reschedule();
+                if was_on && !self.ppu.lcd_on() {
+                    // With the LCD off, frames are counted by time.
+                    self.frame_start = now;
                 }
+                // STAT/LYC/LCDC change which transitions can interrupt.
+                self.reschedule();
             }
             0xFF50 => {
                 if value & 1 != 0 {
@@ -408,7 +443,7 @@ impl Hardware {
             0xFE00..=0xFE9F => self.ppu.oam[(addr - 0xFE00) as usize] = value,
             _ => self.cpu_write(ram, addr, value),
         }
-        self.process_events(ram);
+        self.catch_up_all(ram);
     }
 
     pub fn set_buttons(&mut self, pressed: u8) {
@@ -428,7 +463,7 @@ impl Hardware {
             }
             Ok(())
         };
-        check("PPU", self.ppu.next_event(), self.now)?;
+        check("PPU", self.ppu.next_transition(), self.now)?;
         check("serial", self.serial.next_event(), self.now)?;
         check("timer", self.timer.next_event(), self.now)?;
         check("frame", self.frame_start, self.now)?;

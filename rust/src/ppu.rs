@@ -125,8 +125,55 @@ impl Ppu {
 
     /// Time of the next transition (u64::MAX when the LCD is off).
     #[inline]
-    pub fn next_event(&self) -> u64 {
+    pub fn next_transition(&self) -> u64 {
         self.next
+    }
+
+    /// Start time of the next occurrence of line `l` (after the current line).
+    fn next_line_start(&self, l: u8) -> u64 {
+        // The line after the current one starts at `after`.
+        let after = match self.phase {
+            Phase::ToNextLine => self.next,
+            _ => self.line_start + DOTS_PER_LINE,
+        };
+        let first = if self.line == 153 { 0 } else { self.line + 1 };
+        let lines_ahead = (l as u64 + LINES_PER_FRAME - first as u64) % LINES_PER_FRAME;
+        after + lines_ahead * DOTS_PER_LINE
+    }
+
+    /// When the scheduler must next bring the PPU up to date: the next
+    /// transition that can raise an interrupt or end a frame. Transitions
+    /// that cannot are processed lazily when the CPU touches the PPU (every
+    /// PPU register, VRAM and OAM access catches up first), so a frame with
+    /// no STAT interrupts enabled costs one wake-up instead of hundreds.
+    pub fn next_event(&self) -> u64 {
+        if self.phase == Phase::Off {
+            return u64::MAX;
+        }
+        let e = self.stat_enables;
+        if e & 0x28 != 0 {
+            // Mode 0 / mode 2 STAT sources: every transition may matter.
+            return self.next;
+        }
+        // VBlank (IF.0, mode-1 STAT source, frame end) starts with line 144.
+        let mut t = self.next_line_start(144);
+        if e & 0x40 != 0 {
+            // LY=LYC can start matching when LY changes: at a line start, or
+            // (LY=0) one M-cycle into line 153.
+            let lyc_t = match self.lyc {
+                0 => {
+                    if self.phase == Phase::ToLy0 {
+                        self.next
+                    } else {
+                        self.next_line_start(153) + 4
+                    }
+                }
+                1..=153 => self.next_line_start(self.lyc),
+                _ => u64::MAX,
+            };
+            t = t.min(lyc_t);
+        }
+        t
     }
 
     fn compute_stat_line(&self) -> bool {
