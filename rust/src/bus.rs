@@ -270,11 +270,12 @@ impl Hardware {
         self.reschedule();
     }
 
-    /// Advance one M-cycle.
+    /// Advance one M-cycle. `REF` selects the reference path at compile
+    /// time, so the fast path pays nothing for its existence.
     #[inline(always)]
-    pub fn tick(&mut self, ram: &Ram) {
+    pub fn tick<const REF: bool>(&mut self, ram: &Ram) {
         self.now += 4;
-        if self.reference {
+        if REF {
             self.reference_step(ram);
         } else if self.now >= self.next_event {
             self.process_events(ram);
@@ -283,13 +284,13 @@ impl Hardware {
 
     /// Fast-forward a halted CPU to the M-cycle in which the next event is due.
     #[inline]
-    pub fn halt_idle(&mut self, ram: &Ram) {
-        if !self.reference && self.next_event != u64::MAX && self.next_event > self.now + 4 {
+    pub fn halt_idle<const REF: bool>(&mut self, ram: &Ram) {
+        if !REF && self.next_event != u64::MAX && self.next_event > self.now + 4 {
             // Land on the last M-cycle boundary before the event, then tick.
             let skip = (self.next_event - self.now - 1) & !3;
             self.now += skip;
         }
-        self.tick(ram);
+        self.tick::<REF>(ram);
     }
 
     /// Bring everything up to date (between frames, before peeking).
@@ -532,28 +533,29 @@ impl Stateful for Hardware {
     }
 }
 
-/// The CPU's view of one machine: its hardware plus its RAM block.
-pub struct Bus<'a> {
+/// The CPU's view of one machine: its hardware plus its RAM block. `REF`
+/// selects the slow reference path (every component stepped every M-cycle).
+pub struct Bus<'a, const REF: bool> {
     pub hw: &'a mut Hardware,
     pub ram: &'a mut Ram,
 }
 
-impl CpuBus for Bus<'_> {
+impl<const REF: bool> CpuBus for Bus<'_, REF> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        self.hw.tick(self.ram);
+        self.hw.tick::<REF>(self.ram);
         self.hw.cpu_read(self.ram, addr)
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        self.hw.tick(self.ram);
+        self.hw.tick::<REF>(self.ram);
         self.hw.cpu_write(self.ram, addr, value)
     }
 
     #[inline(always)]
     fn idle(&mut self) {
-        self.hw.tick(self.ram);
+        self.hw.tick::<REF>(self.ram);
     }
 
     #[inline(always)]
@@ -568,7 +570,7 @@ impl CpuBus for Bus<'_> {
 
     #[inline]
     fn halt_idle(&mut self) {
-        self.hw.halt_idle(self.ram);
+        self.hw.halt_idle::<REF>(self.ram);
     }
 
     fn stop(&mut self) {

@@ -234,6 +234,21 @@ impl Cpu {
     /// locked with nothing to do) one [`CpuBus::halt_idle`].
     #[inline]
     pub fn step<B: CpuBus>(&mut self, bus: &mut B) {
+        self.step_inline(bus);
+    }
+
+    /// Step until `done(bus)` is true (checked before every step). The loop
+    /// lives inside one function so the big opcode `match` is entered and
+    /// left once per batch, not once per instruction.
+    #[inline(never)]
+    pub fn run_until<B: CpuBus>(&mut self, bus: &mut B, mut done: impl FnMut(&mut B) -> bool) {
+        while !done(bus) {
+            self.step_inline(bus);
+        }
+    }
+
+    #[inline(always)]
+    fn step_inline<B: CpuBus>(&mut self, bus: &mut B) {
         if self.mode != Mode::Running {
             self.step_special(bus);
             return;

@@ -65,12 +65,18 @@ impl Core {
     #[inline]
     pub fn run_frame(&mut self, ram: &mut Ram, _render: bool) {
         self.hw.frame_done = false;
-        let mut bus = Bus {
-            hw: &mut self.hw,
-            ram,
-        };
-        while !bus.hw.frame_done {
-            self.cpu.step(&mut bus);
+        if self.hw.reference {
+            let mut bus = Bus::<true> {
+                hw: &mut self.hw,
+                ram,
+            };
+            self.cpu.run_until(&mut bus, |b| b.hw.frame_done);
+        } else {
+            let mut bus = Bus::<false> {
+                hw: &mut self.hw,
+                ram,
+            };
+            self.cpu.run_until(&mut bus, |b| b.hw.frame_done);
         }
         self.frame_count += 1;
         self.release_due_buttons();
@@ -80,11 +86,17 @@ impl Core {
     /// Run exactly one CPU step (instruction, interrupt dispatch or halt
     /// idle); for tests and debuggers.
     pub fn step_instruction(&mut self, ram: &mut Ram) {
-        let mut bus = Bus {
-            hw: &mut self.hw,
-            ram,
-        };
-        self.cpu.step(&mut bus);
+        if self.hw.reference {
+            self.cpu.step(&mut Bus::<true> {
+                hw: &mut self.hw,
+                ram,
+            });
+        } else {
+            self.cpu.step(&mut Bus::<false> {
+                hw: &mut self.hw,
+                ram,
+            });
+        }
     }
 
     fn release_due_buttons(&mut self) {

@@ -129,23 +129,20 @@ fn invalid_address_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
         .map(|ty| ty.bind(py))
 }
 
-fn error_of_type(py: Python<'_>, ty: PyResult<&Bound<'_, PyType>>, msg: String) -> PyErr {
+fn error_of_type(ty: PyResult<&Bound<'_, PyType>>, msg: String) -> PyErr {
     match ty {
         Ok(ty) => PyErr::from_type(ty.clone(), msg),
-        Err(e) => {
-            // Creating the class itself failed (out of memory...): report that.
-            let _ = py;
-            e
-        }
+        // Creating the class itself failed (out of memory...): report that.
+        Err(e) => e,
     }
 }
 
 fn invalid_argument(py: Python<'_>, msg: impl Into<String>) -> PyErr {
-    error_of_type(py, invalid_argument_type(py), msg.into())
+    error_of_type(invalid_argument_type(py), msg.into())
 }
 
 fn invalid_address(py: Python<'_>, msg: impl Into<String>) -> PyErr {
-    error_of_type(py, invalid_address_type(py), msg.into())
+    error_of_type(invalid_address_type(py), msg.into())
 }
 
 /// The one mapping from core errors to Python exceptions.
