@@ -426,11 +426,8 @@ impl Hardware {
                 // STAT/LYC/LCDC change which transitions can interrupt.
                 self.reschedule();
             }
-            0xFF50 => {
-                if value & 1 != 0 {
-                    self.boot_rom_active = false;
-                }
-            }
+            // Writing a 1 to BANK unmaps the boot ROM for good.
+            0xFF50 if value & 1 != 0 => self.boot_rom_active = false,
             _ => {}
         }
     }

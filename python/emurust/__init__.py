@@ -1,0 +1,50 @@
+"""EmuRust: a fast, faithful Game Boy (DMG) emulator with a Rust core.
+
+Quick start::
+
+    import emurust
+
+    gb = emurust.GameBoy("tetris.gb")
+    gb.tick(60, render=False)          # one second of emulated time
+    gb.button("start")                 # press START for one frame
+    print(gb.memory[0xC000], gb.registers["pc"])
+    state = gb.save_state()
+
+Every error is an :class:`EmuRustError`; see the exception classes below.
+"""
+
+from emurust._core import (
+    BOOT_ROM_SIZE,
+    MAX_ROM_SIZE,
+    EmuRustError,
+    EmuRustWarning,
+    InternalError,
+    InvalidAddressError,
+    InvalidArgumentError,
+    InvalidRomError,
+    InvalidStateError,
+    Memory,
+    UnsupportedCartridgeError,
+)
+from emurust._core import __version__ as __version__
+from emurust._gameboy import BUTTONS, GameBoy, RomSource
+from emurust._paths import roms_dir
+
+__all__ = [
+    "BOOT_ROM_SIZE",
+    "BUTTONS",
+    "MAX_ROM_SIZE",
+    "EmuRustError",
+    "EmuRustWarning",
+    "GameBoy",
+    "InternalError",
+    "InvalidAddressError",
+    "InvalidArgumentError",
+    "InvalidRomError",
+    "InvalidStateError",
+    "Memory",
+    "RomSource",
+    "UnsupportedCartridgeError",
+    "__version__",
+    "roms_dir",
+]

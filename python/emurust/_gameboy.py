@@ -1,0 +1,69 @@
+"""The public :class:`GameBoy`: the native emulator plus ROM loading from paths."""
+
+from __future__ import annotations
+
+import os
+import stat
+import warnings
+from typing import TYPE_CHECKING, Union
+
+from emurust import _core
+from emurust._core import BOOT_ROM_SIZE, MAX_ROM_SIZE, EmuRustWarning, InvalidRomError
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+RomSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
+"""A ROM given as a file path or as the image itself."""
+
+BUTTONS: tuple[str, ...] = ("a", "b", "start", "select", "up", "down", "left", "right")
+"""Valid button names (case-insensitive) for :meth:`GameBoy.button` and friends."""
+
+
+def _read_image(source: RomSource, what: str, limit: int) -> bytes:
+    """The bytes of a ROM given as bytes-like data or as a path (at most ``limit`` bytes)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        if len(data) > limit:
+            raise InvalidRomError(f"{what} is {len(data)} bytes; at most {limit} are accepted")
+        return data
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(
+            f"{what} must be a path (str or os.PathLike) or bytes-like, not {type(source).__name__}"
+        )
+    path = os.fspath(source)
+    info = os.stat(path)  # FileNotFoundError for a missing file
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        raise InvalidRomError(
+            f"{what} file {path!r} is {info.st_size} bytes; at most {limit} are accepted"
+        )
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)  # bounded even if the file grew or is not a regular file
+    if len(data) > limit:
+        raise InvalidRomError(f"{what} file {path!r} is larger than {limit} bytes")
+    return data
+
+
+class GameBoy(_core.GameBoy):
+    """A Game Boy (DMG) running one cartridge.
+
+    ``rom`` is a path (``str`` or ``os.PathLike``) or the ROM image as bytes-like data;
+    ``boot_rom`` likewise, and must be exactly 256 bytes (else :class:`InvalidRomError`).
+    Without a boot ROM the machine starts in the documented post-boot state.
+
+    Raises :class:`FileNotFoundError` for a missing file, :class:`InvalidRomError` for an
+    image that cannot be loaded (ROM larger than 8 MiB, shorter than its header...) and
+    :class:`UnsupportedCartridgeError` (an ``InvalidRomError``) for a cartridge type that is
+    not emulated. Problems that do not stop loading (a bad header checksum...) are emitted
+    as :class:`EmuRustWarning` and kept in :attr:`warnings`.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, rom: RomSource, *, boot_rom: RomSource | None = None) -> Self:
+        data = _read_image(rom, "rom", MAX_ROM_SIZE)
+        boot = None if boot_rom is None else _read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
+        self = super().__new__(cls, data, boot)
+        for message in self.warnings:
+            warnings.warn(message, EmuRustWarning, stacklevel=2)
+        return self

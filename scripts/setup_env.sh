@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Creates .venv (if missing), installs maturin and the test extras, and builds the
+# emurust extension in release mode into it. Idempotent: a re-run only rebuilds what
+# changed (cargo is incremental) and reinstalls packages only when pyproject.toml changed.
+#
+# Needs: python3 (>= 3.9) and cargo (rustup). PyPI and crates.io must be reachable on the
+# first run. Usage: bash scripts/setup_env.sh   (then: source .venv/bin/activate)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+VENV="${EMURUST_VENV:-$ROOT/.venv}"
+PYTHON="${PYTHON:-python3}"
+
+log() { printf '[setup_env] %s\n' "$*"; }
+
+command -v cargo >/dev/null || { log "cargo not found: install Rust with rustup first"; exit 1; }
+command -v "$PYTHON" >/dev/null || { log "$PYTHON not found"; exit 1; }
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+    # Debian's python3 ships without venv/ensurepip; install python3-venv when we can.
+    if ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+        if command -v apt-get >/dev/null && [[ "$(id -u)" == 0 ]]; then
+            log "installing python3-venv (Debian splits venv out of python3)"
+            apt-get update -qq
+            py_ver="$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "python${py_ver}-venv" \
+                || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+        else
+            log "python's venv module is missing: install python3-venv (apt-get install python3-venv)"
+            exit 1
+        fi
+    fi
+    log "creating $VENV"
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+
+# shellcheck disable=SC1091
+source "$VENV/bin/activate"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# Reinstall the Python dependencies only when pyproject.toml changed.
+STAMP="$VENV/.emurust-deps"
+WANT="$(sha256sum pyproject.toml | cut -d' ' -f1) $(python -c 'import sys; print(sys.version)' | head -1)"
+if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! command -v maturin >/dev/null; then
+    log "installing maturin and the test extras"
+    python -m pip install -q --upgrade pip
+    python -m pip install -q "maturin>=1.8,<2"
+    # `maturin develop -E test` installs the package's dependencies and the test extras.
+    maturin develop --release -E test
+    echo "$WANT" >"$STAMP"
+else
+    log "dependencies up to date; rebuilding the extension in place"
+    maturin develop --release --skip-install
+fi
+
+python -c 'import emurust; print(f"[setup_env] emurust {emurust.__version__} ready in '"$VENV"'")'

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The whole check: environment, Rust format/lint/tests, Python lint/types/tests.
+# Every step runs even when an earlier one failed; the script exits non-zero if any did.
+# Usage: bash scripts/test.sh
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+bash scripts/setup_env.sh || { echo "[test] setup_env.sh failed"; exit 1; }
+# shellcheck disable=SC1091
+source "${EMURUST_VENV:-$ROOT/.venv}/bin/activate"
+
+failed=()
+passed=()
+step() {
+    local name="$1"
+    shift
+    printf '\n==== %s: %s\n' "$name" "$*"
+    if "$@"; then
+        passed+=("$name")
+    else
+        echo "[test] step '$name' FAILED (exit $?)"
+        failed+=("$name")
+    fi
+}
+
+step "cargo fmt" cargo fmt --all -- --check
+step "clippy" cargo clippy --all-targets -- -D warnings
+step "clippy (python feature)" cargo clippy --features python --all-targets -- -D warnings
+# --no-fail-fast: a failing unit test must not hide the conformance suites' results.
+step "cargo test" cargo test --no-fail-fast
+step "ruff check" ruff check .
+step "ruff format" ruff format --check .
+step "mypy" mypy
+step "stubtest" python -m mypy.stubtest emurust._core
+step "pytest" python -m pytest -q tests
+
+printf '\n==== summary\n'
+for s in "${passed[@]}"; do echo "ok      $s"; done
+for s in "${failed[@]}"; do echo "FAILED  $s"; done
+if ((${#failed[@]})); then
+    exit 1
+fi
+echo "all steps ok"
