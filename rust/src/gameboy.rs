@@ -317,6 +317,18 @@ impl GameBoy {
         self.core.hw.cart.warnings()
     }
 
+    /// Bytes of memory this instance owns: the machine state, VRAM, WRAM and
+    /// HRAM, cartridge RAM and the serial log. The ROM is shared (`Arc`) and
+    /// not counted.
+    pub fn instance_bytes(&self) -> usize {
+        std::mem::size_of::<GameBoy>()
+            + std::mem::size_of::<Core>()
+            + std::mem::size_of::<Ram>()
+            + self.core.hw.ppu.vram.len()
+            + self.core.hw.cart.battery_ram_len()
+            + self.core.hw.serial.output.capacity()
+    }
+
     pub fn save_state(&self) -> Vec<u8> {
         let mut w = StateWriter::new();
         self.core.save(&self.ram, &mut w);

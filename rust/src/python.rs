@@ -563,6 +563,13 @@ impl PyGameBoy {
         self.read(|gb| gb.warnings().to_vec())
     }
 
+    /// Bytes of memory this instance owns (machine state, VRAM, WRAM/HRAM,
+    /// cartridge RAM, serial log); the ROM is shared and not counted.
+    #[getter]
+    fn instance_bytes(&self) -> PyResult<usize> {
+        self.read(|gb| gb.instance_bytes())
+    }
+
     /// Presses `name` now and releases it after `frames` frames (>= 1).
     #[pyo3(signature = (name, frames = None), text_signature = "(self, name, frames=1)")]
     fn button(
