@@ -308,7 +308,8 @@ impl Hardware {
         while self.dma.copied < due {
             let i = self.dma.copied;
             let src = (self.dma.source as u16) << 8 | i as u16;
-            self.ppu.oam[i as usize] = self.dma_source_byte(ram, src);
+            let v = self.dma_source_byte(ram, src);
+            self.ppu.write_oam(i as usize, v);
             self.dma.copied += 1;
         }
     }
@@ -389,7 +390,7 @@ impl Hardware {
             0xFE00..=0xFE9F => {
                 self.catch_up_ppu(ram);
                 if !self.ppu.oam_blocked() && !self.dma_blocking() {
-                    self.ppu.oam[(addr - 0xFE00) as usize] = value;
+                    self.ppu.write_oam((addr - 0xFE00) as usize, value);
                 }
             }
             0xFEA0..=0xFEFF => {}
@@ -438,7 +439,7 @@ impl Hardware {
             // Writes that would be ignored while the PPU owns VRAM/OAM go
             // through anyway: a debugger write must take effect.
             0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize] = value,
-            0xFE00..=0xFE9F => self.ppu.oam[(addr - 0xFE00) as usize] = value,
+            0xFE00..=0xFE9F => self.ppu.write_oam((addr - 0xFE00) as usize, value),
             _ => self.cpu_write(ram, addr, value),
         }
         self.catch_up_all(ram);
