@@ -187,7 +187,7 @@ impl Hardware {
 
     #[inline(always)]
     fn read_rom(&self, addr: u16) -> u8 {
-        if self.boot_rom_active && addr < 0x100 {
+        if addr < 0x100 && self.boot_rom_active {
             if let Some(b) = &self.boot_rom {
                 return b[addr as usize];
             }
