@@ -5,6 +5,7 @@
 #
 # Needs: python3 (>= 3.9) and cargo (rustup). PyPI and crates.io must be reachable on the
 # first run. Usage: bash scripts/setup_env.sh   (then: source .venv/bin/activate)
+# EMURUST_EXTRAS picks the pyproject extras to install (default: test; main.sh: test,bench).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,14 +42,18 @@ source "$VENV/bin/activate"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # Reinstall the Python dependencies only when pyproject.toml changed.
+# One stamp per extras set, so alternating test.sh (test) and main.sh (test,bench) re-runs
+# do not reinstall.
+EXTRAS="${EMURUST_EXTRAS:-test}"
 STAMP="$VENV/.emurust-deps"
+[[ "$EXTRAS" == test ]] || STAMP="$STAMP-${EXTRAS//[^a-z0-9]/-}"
 WANT="$(sha256sum pyproject.toml | cut -d' ' -f1) $(python -c 'import sys; print(sys.version)' | head -1)"
 if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! command -v maturin >/dev/null; then
-    log "installing maturin and the test extras"
+    log "installing maturin and the extras: $EXTRAS"
     python -m pip install -q --upgrade pip
     python -m pip install -q "maturin>=1.8,<2"
     # `maturin develop -E test` installs the package's dependencies and the test extras.
-    maturin develop --release -E test
+    maturin develop --release -E "$EXTRAS"
     echo "$WANT" >"$STAMP"
 else
     log "dependencies up to date; rebuilding the extension in place"

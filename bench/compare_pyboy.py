@@ -1,0 +1,443 @@
+"""Speed, memory and save-state comparison of emurust and PyBoy, side by side in one run.
+
+Both emulators run the SAME ROMs in the SAME process, pinned to ONE core, in alternating
+timed runs (emurust, PyBoy, emurust, PyBoy, ...) so that machine noise hits both alike;
+the median of the repetitions is reported. See bench/README.md.
+
+    python bench/compare_pyboy.py [--frames 3000] [--repeat 5] [--warmup 120] [--cpu N]
+
+Writes bench/results/compare_pyboy.json and, when matplotlib is importable,
+bench/results/compare_pyboy.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import io
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+# (label, path under the ROM folder)
+ROMS = (
+    ("cpu_instrs", "blargg/cpu_instrs/cpu_instrs.gb"),
+    ("Tobu Tobu Girl", "homebrew/tobutobugirl/tobu.gb"),
+    ("2048", "homebrew/2048/2048.gb"),
+)
+RENDER_NA = "n/a until PPU rendering lands"
+RSS_INSTANCES = 16
+
+
+def _pin(cpu: int | None) -> str:
+    """Pins this process to one CPU (and caps any thread pool at one thread)."""
+    os.environ["RAYON_NUM_THREADS"] = "1"
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (os.sched_setaffinity unavailable)"
+    allowed = sorted(os.sched_getaffinity(0))
+    chosen = allowed[-1] if cpu is None else cpu
+    os.sched_setaffinity(0, {chosen})
+    return f"pinned to CPU {chosen} (of {len(allowed)} allowed)"
+
+
+def _import_pyboy() -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
+        return importlib.import_module("pyboy")
+
+
+def _new_pyboy(path: Path) -> Any:
+    pyboy = _import_pyboy()
+    pb = pyboy.PyBoy(str(path), window="null", cgb=False, log_level="ERROR")
+    pb.set_emulation_speed(0)  # no frame limiter
+    if pb.cartridge_title == "2048" and "_board" not in pb.rom_symbols_inverse:
+        # PyBoy enables its 2048 game wrapper by cartridge title; without the game's .sym
+        # file it raises (and prints a traceback) at every tick(). Placeholder symbols in
+        # high WRAM make the wrapper cost what it costs with the real .sym (its per-tick
+        # reads of the board, score and state) without the exception.
+        for i, name in enumerate(("_board", "_score", "_winner", "_state")):
+            pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
+    return pb
+
+
+def _new_emurust(path: Path) -> Any:
+    import emurust
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", emurust.EmuRustWarning)
+        return emurust.GameBoy(path)
+
+
+def _timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def _median_us(run: Callable[[], object], count: int) -> float:
+    return statistics.median(_timed(run) for _ in range(count)) * 1e6
+
+
+def _rss_kib() -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def _rss_child(emulator: str, rom: str, count: int) -> None:
+    """Child process: RSS growth per instance for ``count`` live instances, each run 60 frames
+    (so lazily touched buffers count). Prints bytes per instance."""
+    path = Path(rom)
+    make = _new_emurust if emulator == "emurust" else _new_pyboy
+
+    def run(gb: Any) -> Any:
+        if emulator == "emurust":
+            gb.tick(60, render=False)
+        else:
+            gb.tick(60, False, False)
+        return gb
+
+    keep = [run(make(path))]  # load the libraries and warm the allocator before the baseline
+    before = _rss_kib()
+    keep += [run(make(path)) for _ in range(count)]
+    after = _rss_kib()
+    if before is None or after is None:
+        print("null")
+    else:
+        print(json.dumps((after - before) * 1024 // count))
+
+
+def _rss_per_instance(emulator: str, path: Path) -> int | None:
+    """RSS growth per live instance, measured in a fresh process (None where unsupported)."""
+    if _rss_kib() is None:
+        return None
+    cmd = [sys.executable, __file__, "--rss-child", emulator, str(path), str(RSS_INSTANCES)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    if proc.returncode != 0:
+        print(f"  (RSS measurement for {emulator} failed: {proc.stderr.strip()[-200:]})")
+        return None
+    value = json.loads(proc.stdout.strip().splitlines()[-1])
+    return None if value is None else int(value)
+
+
+def _fmt_fps(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:,.0f}"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], first_right: int = 2) -> str:
+    """A Markdown table; columns from ``first_right`` on are right-aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    right = set(range(first_right, len(headers)))
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        ]
+        return "| " + " | ".join(parts) + " |"
+
+    sep = "|" + "|".join(
+        ("-" * (w + 1) + ":") if i in right else "-" * (w + 2) for i, w in enumerate(widths)
+    )
+    return "\n".join([line(headers), sep + "|", *(line(r) for r in rows)])
+
+
+def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> dict[str, Any]:
+    """Times both emulators on one ROM (headless, and render-every-frame for PyBoy)."""
+    gb = _new_emurust(path)
+    pb = _new_pyboy(path)
+    try:
+        gb.tick(warmup, render=False)
+        pb.tick(warmup, False, False)
+        # Every timed run starts from the state after the warm-up, so each repetition of
+        # each emulator emulates the same frames (a test ROM that finishes, or a game that
+        # changes screens, would otherwise mix different workloads into the median).
+        gb_start = gb.save_state()
+        buf = io.BytesIO()
+        pb.save_state(buf)
+        pb_start = buf.getvalue()
+
+        def emurust_run() -> None:
+            gb.tick(frames, render=False)
+
+        def pyboy_run() -> None:
+            pb.tick(frames, False, False)
+
+        def pyboy_render() -> None:
+            for _ in range(frames):
+                pb.tick(1, True, False)
+
+        samples: dict[str, list[float]] = {"emurust": [], "pyboy": [], "pyboy_render": []}
+        for _ in range(repeat):  # alternate, so drift and noise hit both
+            gb.load_state(gb_start)
+            samples["emurust"].append(frames / _timed(emurust_run))
+            for key, run in (("pyboy", pyboy_run), ("pyboy_render", pyboy_render)):
+                pb.load_state(io.BytesIO(pb_start))
+                samples[key].append(frames / _timed(run))
+
+        state = gb.save_state()
+        buf = io.BytesIO()
+        pb.save_state(buf)
+        pb_state = buf.getvalue()
+
+        def pb_save() -> None:
+            out = io.BytesIO()
+            pb.save_state(out)
+
+        def pb_load() -> None:
+            pb.load_state(io.BytesIO(pb_state))
+
+        reps = 200
+        result: dict[str, Any] = {
+            "rom": label,
+            "path": str(path),
+            "cartridge": gb.cartridge_type_name,
+            "fps": {k: statistics.median(v) for k, v in samples.items()},
+            "fps_samples": samples,
+            "emurust_instance_bytes": gb.instance_bytes,
+            "state_bytes": {"emurust": len(state), "pyboy": len(pb_state)},
+            "save_us": {
+                "emurust": _median_us(gb.save_state, reps),
+                "pyboy": _median_us(pb_save, reps),
+            },
+            "load_us": {
+                "emurust": _median_us(lambda: gb.load_state(state), reps),
+                "pyboy": _median_us(pb_load, reps),
+            },
+        }
+    finally:
+        pb.stop(save=False)
+    return result
+
+
+def _plot(results: Sequence[dict[str, Any]], out: Path) -> bool:
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+    except ImportError:
+        return False
+    matplotlib.use("Agg")
+    plt = importlib.import_module("matplotlib.pyplot")
+    labels = [r["rom"] for r in results]
+    series = [
+        ("emurust (headless)", [r["fps"]["emurust"] for r in results], "#d95f02"),
+        ("PyBoy (headless)", [r["fps"]["pyboy"] for r in results], "#1b9e77"),
+        ("PyBoy (render every frame)", [r["fps"]["pyboy_render"] for r in results], "#7570b3"),
+    ]
+    width = 0.26
+    fig, ax = plt.subplots(figsize=(8.5, 5.2), dpi=120)
+    for i, (name, values, color) in enumerate(series):
+        xs = [j + (i - 1) * width for j in range(len(labels))]
+        bars = ax.bar(xs, values, width, label=name, color=color)
+        for bar, v in zip(bars, values):
+            ax.annotate(
+                f"{v:,.0f}",
+                (bar.get_x() + bar.get_width() / 2, v),
+                ha="center",
+                va="bottom",
+                fontsize=7.5,
+                xytext=(0, 2),
+                textcoords="offset points",
+            )
+    ax.set_yscale("log")
+    ax.axhline(60, color="grey", linestyle=":", linewidth=1)
+    ax.annotate("real time (60 fps)", (-0.45, 60), ha="left", va="bottom", fontsize=7.5)
+    ticks = [
+        f"{r['rom']}\nemurust = {r['fps']['emurust'] / r['fps']['pyboy']:.2f}x PyBoy"
+        for r in results
+    ]
+    ax.set_xticks(range(len(labels)), ticks)
+    ax.set_xlim(-0.5, len(labels) - 0.5)
+    ax.set_ylabel("frames per second (log scale, one core)")
+    ax.set_title("emurust vs PyBoy: emulated frames per second (higher is better)")
+    top = max(max(v) for _, v, _ in series)
+    ax.set_ylim(30, top * 4)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize=8, frameon=False)
+    fig.text(
+        0.99,
+        0.01,
+        f"emurust render every frame: {RENDER_NA}",
+        ha="right",
+        va="bottom",
+        fontsize=7,
+        color="#555555",
+    )
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--frames", type=int, default=3000, help="frames per timed run (3000)")
+    p.add_argument("--repeat", type=int, default=5, help="timed runs per emulator (5)")
+    p.add_argument("--warmup", type=int, default=120, help="frames run before timing (120)")
+    p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
+    p.add_argument("--roms", help="the ROM folder (default: emurust.roms_dir())")
+    p.add_argument("--out", default=str(RESULTS), help="results folder (bench/results)")
+    p.add_argument("--rss-child", nargs=3, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.rss_child:
+        _rss_child(args.rss_child[0], args.rss_child[1], int(args.rss_child[2]))
+        return 0
+
+    pin = _pin(args.cpu)
+    import emurust
+
+    try:
+        _import_pyboy()
+    except ImportError:
+        print("PyBoy is not installed (pip install pyboy==2.8.1); nothing to compare")
+        return 1
+    roms = Path(args.roms) if args.roms else emurust.roms_dir()
+    pyboy_version = importlib.metadata.version("pyboy")
+    print(f"emurust {emurust.__version__} vs PyBoy {pyboy_version}; {pin}")
+    print(
+        f"{args.frames} frames x {args.repeat} alternating runs per emulator after "
+        f"{args.warmup} warm-up frames; median fps; no input (title/attract screens); ROMs "
+        f"from {roms}"
+    )
+
+    results: list[dict[str, Any]] = []
+    for label, rel in ROMS:
+        path = roms / rel
+        if not path.is_file():
+            print(f"note: {rel} not found, skipped")
+            continue
+        print(f"  running {label} ...", file=sys.stderr, flush=True)
+        r = bench_rom(label, path, args.frames, args.repeat, args.warmup)
+        r["rss_per_instance"] = {
+            "emurust": _rss_per_instance("emurust", path),
+            "pyboy": _rss_per_instance("pyboy", path),
+        }
+        results.append(r)
+    if not results:
+        print("no ROMs found; set EMURUST_ROMS")
+        return 1
+
+    rows = []
+    ratios = []
+    for r in results:
+        fps = r["fps"]
+        ratio = fps["emurust"] / fps["pyboy"]
+        ratios.append(ratio)
+        rows.append(
+            [
+                r["rom"],
+                "headless",
+                _fmt_fps(fps["emurust"]),
+                _fmt_fps(fps["pyboy"]),
+                f"{ratio:.2f}x",
+            ]
+        )
+        rows.append(
+            [r["rom"], "render every frame", RENDER_NA, _fmt_fps(fps["pyboy_render"]), "n/a"]
+        )
+    geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    print()
+    print(_table(["ROM", "mode", "emurust fps", "PyBoy fps", "ratio"], rows))
+    print(f"\ngeometric mean of headless ratios (emurust / PyBoy): {geomean:.2f}x")
+
+    def kib(n: int | None) -> str:
+        return "n/a" if n is None else f"{n / 1024:,.1f} KiB"
+
+    mem_rows = [
+        [
+            r["rom"],
+            r["cartridge"],
+            kib(r["emurust_instance_bytes"]),
+            kib(r["rss_per_instance"]["emurust"]),
+            kib(r["rss_per_instance"]["pyboy"]),
+            kib(r["state_bytes"]["emurust"]),
+            kib(r["state_bytes"]["pyboy"]),
+        ]
+        for r in results
+    ]
+    print()
+    print(
+        _table(
+            [
+                "ROM",
+                "cartridge",
+                "emurust instance_bytes",
+                "emurust RSS/instance",
+                "PyBoy RSS/instance",
+                "emurust state",
+                "PyBoy state",
+            ],
+            mem_rows,
+        )
+    )
+    time_rows = [
+        [
+            r["rom"],
+            f"{r['save_us']['emurust']:.1f}",
+            f"{r['save_us']['pyboy']:.1f}",
+            f"{r['load_us']['emurust']:.1f}",
+            f"{r['load_us']['pyboy']:.1f}",
+        ]
+        for r in results
+    ]
+    print()
+    print(
+        _table(
+            ["ROM", "emurust save us", "PyBoy save us", "emurust load us", "PyBoy load us"],
+            time_rows,
+            first_right=1,
+        )
+    )
+    print(
+        "\ninstance_bytes: emurust's own count of one machine's memory, the ROM image (shared "
+        f"between instances) excluded. RSS/instance: resident-memory growth per live instance over "
+        f"{RSS_INSTANCES} instances in a fresh process, each loaded from the file, so each "
+        "holds its own ROM copy (both emulators). "
+        "State: len(gb.save_state()) and PyBoy.save_state(BytesIO) size. Save/load: median of "
+        "200, in-memory."
+    )
+
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "emurust_version": emurust.__version__,
+        "pyboy_version": pyboy_version,
+        "python": sys.version.split()[0],
+        "machine": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "pinning": pin,
+        "frames": args.frames,
+        "repeat": args.repeat,
+        "warmup": args.warmup,
+        "geomean_ratio_headless": geomean,
+        "emurust_render": RENDER_NA,
+        "results": results,
+    }
+    json_path = out_dir / "compare_pyboy.json"
+    json_path.write_text(json.dumps(payload, indent=2) + "\n")
+    print(f"\nwrote {json_path}")
+    png = out_dir / "compare_pyboy.png"
+    if _plot(results, png):
+        print(f"wrote {png}")
+    else:
+        print("matplotlib not installed: no plot (pip install matplotlib)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

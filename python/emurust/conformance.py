@@ -1,0 +1,745 @@
+"""Runs the conformance test ROMs on emurust (and on PyBoy, side by side) and prints a table.
+
+Usage::
+
+    python -m emurust.conformance                 # every suite present, emurust + PyBoy
+    python -m emurust.conformance --no-pyboy      # emurust only
+    python -m emurust.conformance --suite mooneye --json out.json
+    python -m emurust.conformance --rom path/to/test.gb --frames 600
+    python -m emurust.conformance --strict        # exit 1 on an unexpected emurust failure
+
+Suites (DMG only; ROMs missing from ``emurust.roms_dir()`` are skipped with a note):
+
+* ``blargg``: cpu_instrs (combined + 11 singles), instr_timing, mem_timing (+3 singles),
+  mem_timing-2 (+3 singles), halt_bug, interrupt_time. Verdict from the serial text
+  ("Passed" / "Failed") or the $A000 block (signature DE B0 61 at $A001, status at $A000
+  other than 0x80, 0 = passed, text at $A004), polled every 10 frames.
+* ``mooneye``: every ROM under ``mooneye/acceptance`` and ``mooneye/emulator-only/{mbc1,mbc2,mbc5}``
+  meant for a DMG (unsuffixed, ``-G``, ``-GS``, ``-dmgABC``, ``-dmgABCmgb``). Verdict after
+  every frame: B,C,D,E,H,L = 3,5,8,13,21,34 passes, all 0x42 fails; 1200 frames, else timeout.
+* ``samesuite``: ``interrupt/ei_delay_halt.gb`` (Mooneye rule).
+
+Both emulators are judged by the same functions (:func:`run_rules`, over a :class:`Probe`
+of callables), so a difference in verdict is a difference in emulation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import importlib
+import importlib.metadata
+import json
+import os
+import re
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+import emurust
+
+__all__ = [
+    "BLARGG_ROMS",
+    "DMG_CHECKSUM_INTERRUPT_TIME",
+    "KNOWN_FAILURES",
+    "MOONEYE_FIB",
+    "Probe",
+    "RomSpec",
+    "Verdict",
+    "blargg_verdict",
+    "catalogue",
+    "emurust_probe",
+    "is_dmg_mooneye_rom",
+    "main",
+    "mooneye_verdict",
+    "pyboy_available",
+    "pyboy_probe",
+    "run_rules",
+]
+
+# --------------------------------------------------------------------------------------------
+# What to run
+
+MOONEYE_FIB = (3, 5, 8, 13, 21, 34)
+MOONEYE_FAIL = (0x42,) * 6
+MOONEYE_BUDGET = 1200
+BLARGG_POLL = 10
+DMG_CHECKSUM_INTERRUPT_TIME = "7F8F4AAF"
+
+# Blargg ROMs (path under the ROM folder, frame budget, expected DMG checksum or None).
+# interrupt_time measures CGB double speed; a DMG prints "Failed" with checksum 7F8F4AAF.
+BLARGG_ROMS: tuple[tuple[str, int, str | None], ...] = (
+    ("blargg/cpu_instrs/cpu_instrs.gb", 6000, None),
+    *(
+        (f"blargg/cpu_instrs/individual/{name}.gb", 3000, None)
+        for name in (
+            "01-special",
+            "02-interrupts",
+            "03-op sp,hl",
+            "04-op r,imm",
+            "05-op rp",
+            "06-ld r,r",
+            "07-jr,jp,call,ret,rst",
+            "08-misc instrs",
+            "09-op r,r",
+            "10-bit ops",
+            "11-op a,(hl)",
+        )
+    ),
+    ("blargg/instr_timing/instr_timing.gb", 1000, None),
+    ("blargg/mem_timing/mem_timing.gb", 1000, None),
+    ("blargg/mem_timing/individual/01-read_timing.gb", 1000, None),
+    ("blargg/mem_timing/individual/02-write_timing.gb", 1000, None),
+    ("blargg/mem_timing/individual/03-modify_timing.gb", 1000, None),
+    ("blargg/mem_timing-2/mem_timing.gb", 1000, None),
+    ("blargg/mem_timing-2/rom_singles/01-read_timing.gb", 1000, None),
+    ("blargg/mem_timing-2/rom_singles/02-write_timing.gb", 1000, None),
+    ("blargg/mem_timing-2/rom_singles/03-modify_timing.gb", 1000, None),
+    ("blargg/halt_bug.gb", 1000, None),
+    ("blargg/interrupt_time/interrupt_time.gb", 1000, DMG_CHECKSUM_INTERRUPT_TIME),
+)
+
+MOONEYE_DIRS = (
+    "mooneye/acceptance",
+    "mooneye/emulator-only/mbc1",
+    "mooneye/emulator-only/mbc2",
+    "mooneye/emulator-only/mbc5",
+)
+SAMESUITE_ROMS = ("samesuite/interrupt/ei_delay_halt.gb",)
+SUITES = ("blargg", "mooneye", "samesuite")
+
+# Mooneye name suffixes (after the last "-") that include a DMG rev A/B/C; other model tags
+# (S, A, C, dmg0, mgb, sgb, sgb2, cgb..., agb..., ags...) target other hardware.
+_DMG_SUFFIXES = frozenset({"G", "GS", "dmgABC", "dmgABCmgb"})
+_MODEL_SUFFIX = re.compile(r"^(?:[GSCA]+|dmg\w*|mgb\w*|sgb\w*|cgb\w*|agb\w*|ags\w*)$")
+
+# emurust's known failures, with the reason: the `#[ignore = ...]` entries of tests/mooneye.rs
+# (tests/test_conformance_runner.py checks that every ignored ROM there is listed here).
+KNOWN_FAILURES: dict[str, str] = {
+    "mooneye/acceptance/timer/rapid_toggle.gb": (
+        "TAC write glitch timing within the M-cycle not yet matched"
+    ),
+    "mooneye/acceptance/ppu/intr_2_mode0_timing_sprites.gb": (
+        "mode-3 object penalties are approximate until the pixel-FIFO PPU"
+    ),
+    "mooneye/acceptance/ppu/intr_2_mode3_timing.gb": (
+        "STAT mode 3 start is off by one M-cycle in the transition-level PPU model"
+    ),
+    "mooneye/acceptance/ppu/intr_2_oam_ok_timing.gb": (
+        "OAM accessibility at the mode 2 -> 3 edge not modelled to the dot"
+    ),
+    "mooneye/acceptance/ppu/lcdon_timing-GS.gb": "LCD-on line 0 timing not yet calibrated",
+    "mooneye/acceptance/ppu/lcdon_write_timing-GS.gb": (
+        "LCD-on line 0 OAM/VRAM write windows not yet calibrated"
+    ),
+    "mooneye/acceptance/ppu/stat_lyc_onoff.gb": (
+        "LY=LYC comparator behaviour across LCD off/on not modelled"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RomSpec:
+    """One ROM to run: its suite, path under the ROM folder, rule and frame budget.
+
+    ``protocol`` is ``"blargg"``, ``"mooneye"`` or ``"auto"`` (both rules, for an unknown
+    ROM). ``dmg_checksum``: a Blargg "Failed" whose text holds this checksum is the DMG
+    hardware's own result and counts as a pass.
+    """
+
+    suite: str
+    rel: str
+    protocol: str
+    budget: int
+    dmg_checksum: str | None = None
+
+
+def is_dmg_mooneye_rom(name: str) -> bool:
+    """Whether a Mooneye ROM file name targets a DMG rev A/B/C: unsuffixed (``tim00.gb``),
+    or suffixed with a model group that includes it (``-G``, ``-GS``, ``-dmgABC``,
+    ``-dmgABCmgb``). ``-S``, ``-A``, ``-C``, ``-dmg0``, ``-mgb``, ``-sgb``, ``-sgb2``,
+    ``-cgb...`` target other models."""
+    stem = Path(name).stem
+    if "-" not in stem:
+        return True
+    suffix = stem.rsplit("-", 1)[1]
+    if suffix in _DMG_SUFFIXES:
+        return True
+    return not _MODEL_SUFFIX.match(suffix)
+
+
+def catalogue(roms: Path) -> tuple[list[RomSpec], list[str]]:
+    """The ROMs of every suite found under ``roms``, and notes about what was skipped."""
+    specs: list[RomSpec] = []
+    notes: list[str] = []
+    missing = [rel for rel, _, _ in BLARGG_ROMS if not (roms / rel).is_file()]
+    specs.extend(
+        RomSpec("blargg", rel, "blargg", budget, checksum)
+        for rel, budget, checksum in BLARGG_ROMS
+        if (roms / rel).is_file()
+    )
+    if missing:
+        notes.append(f"blargg: {len(missing)} ROM(s) not found, skipped: {', '.join(missing)}")
+    other_models: list[str] = []
+    for folder in MOONEYE_DIRS:
+        base = roms / folder
+        if not base.is_dir():
+            notes.append(f"mooneye: folder {folder} not found, skipped")
+            continue
+        for path in sorted(base.rglob("*.gb")):
+            rel = path.relative_to(roms).as_posix()
+            if is_dmg_mooneye_rom(path.name):
+                specs.append(RomSpec("mooneye", rel, "mooneye", MOONEYE_BUDGET))
+            else:
+                other_models.append(path.name)
+    if other_models:
+        notes.append(
+            f"mooneye: {len(other_models)} ROM(s) for other models (not DMG rev ABC) skipped: "
+            + ", ".join(other_models)
+        )
+    for rel in SAMESUITE_ROMS:
+        if (roms / rel).is_file():
+            specs.append(RomSpec("samesuite", rel, "mooneye", MOONEYE_BUDGET))
+        else:
+            notes.append(f"samesuite: {rel} not found, skipped")
+    return specs, notes
+
+
+# --------------------------------------------------------------------------------------------
+# The rules, shared by both emulators
+
+
+@dataclass
+class Probe:
+    """What the rules need from an emulator: run frames, read B,C,D,E,H,L, peek a byte and
+    read the serial output so far. ``close`` releases the emulator."""
+
+    step: Callable[[int], None]
+    registers: Callable[[], Sequence[int]]
+    peek: Callable[[int], int]
+    serial: Callable[[], bytes]
+    close: Callable[[], None] = lambda: None
+
+
+@dataclass
+class Verdict:
+    """One emulator's result on one ROM.
+
+    ``status``: ``pass``, ``fail``, ``timeout``, ``error`` (the emulator could not run the
+    ROM) or ``n/a`` (not run). ``frames``: frames run when the verdict was read (the time to
+    verdict; the whole budget for a timeout). ``dmg_result``: passed by matching the DMG
+    hardware's own (failing) output, see :data:`DMG_CHECKSUM_INTERRUPT_TIME`.
+    """
+
+    status: str
+    frames: int = 0
+    seconds: float = 0.0
+    detail: str = ""
+    dmg_result: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    def label(self) -> str:
+        return "pass (DMG result)\u2020" if self.dmg_result else self.status
+
+
+def mooneye_verdict(registers: Sequence[int]) -> bool | None:
+    """Mooneye / SameSuite: B,C,D,E,H,L = 3,5,8,13,21,34 passed, all 0x42 failed, else
+    not finished (None)."""
+    regs = tuple(registers)
+    if regs == MOONEYE_FIB:
+        return True
+    if regs == MOONEYE_FAIL:
+        return False
+    return None
+
+
+def blargg_verdict(peek: Callable[[int], int], serial: bytes) -> tuple[bool, str] | None:
+    """Blargg: (passed, text) from the serial text ("Passed" / "Failed") or from the $A000
+    block (signature DE B0 61 at $A001, status at $A000 != 0x80, 0 = passed, text at $A004);
+    None while the test runs."""
+    text = serial.decode("latin-1")
+    if "Passed" in text:
+        return True, text
+    if "Failed" in text:
+        return False, text
+    if (peek(0xA001), peek(0xA002), peek(0xA003)) == (0xDE, 0xB0, 0x61):
+        status = peek(0xA000)
+        if status != 0x80:
+            out = bytearray()
+            for addr in range(0xA004, 0xC000):
+                byte = peek(addr)
+                if byte == 0:
+                    break
+                out.append(byte)
+            return status == 0, out.decode("latin-1")
+    return None
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def run_rules(probe: Probe, spec: RomSpec) -> Verdict:
+    """Runs ``probe`` under ``spec``'s rule for at most ``spec.budget`` frames.
+
+    Mooneye registers are read after every frame; the Blargg text every 10 frames and at the
+    end of the budget. ``auto`` checks both."""
+    mooneye = spec.protocol in ("mooneye", "auto")
+    blargg = spec.protocol in ("blargg", "auto")
+    if not (mooneye or blargg):
+        raise ValueError(f"unknown protocol {spec.protocol!r}")
+    start = time.perf_counter()
+    frames = 0
+    chunk = 1 if mooneye else BLARGG_POLL
+    while frames < spec.budget:
+        n = min(chunk, spec.budget - frames)
+        probe.step(n)
+        frames += n
+        if mooneye:
+            ok = mooneye_verdict(probe.registers())
+            if ok is not None:
+                regs = " ".join(f"{r:02X}" for r in probe.registers())
+                return Verdict(
+                    "pass" if ok else "fail",
+                    frames,
+                    time.perf_counter() - start,
+                    f"B C D E H L = {regs}",
+                )
+        if blargg and (frames % BLARGG_POLL == 0 or frames == spec.budget):
+            result = blargg_verdict(probe.peek, probe.serial())
+            if result is not None:
+                ok, text = result
+                dmg = not ok and spec.dmg_checksum is not None and spec.dmg_checksum in text
+                return Verdict(
+                    "pass" if ok or dmg else "fail",
+                    frames,
+                    time.perf_counter() - start,
+                    _short(text),
+                    dmg_result=dmg,
+                )
+    regs = " ".join(f"{r:02X}" for r in probe.registers())
+    serial = probe.serial().decode("latin-1")
+    return Verdict(
+        "timeout",
+        frames,
+        time.perf_counter() - start,
+        _short(f"no verdict after {frames} frames; B C D E H L = {regs}; serial {serial!r}"),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The emulators
+
+
+def emurust_probe(rom: str | os.PathLike[str] | bytes) -> Probe:
+    """A :class:`Probe` over a fresh :class:`emurust.GameBoy` (frames run with render=False)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", emurust.EmuRustWarning)
+        gb = emurust.GameBoy(rom)
+
+    def step(n: int) -> None:
+        gb.tick(n, render=False)
+
+    def registers() -> tuple[int, ...]:
+        r = gb.registers
+        return (r["b"], r["c"], r["d"], r["e"], r["h"], r["l"])
+
+    return Probe(
+        step=step,
+        registers=registers,
+        peek=lambda addr: gb.memory[addr],
+        serial=lambda: gb.serial_output,
+    )
+
+
+def _import_pyboy() -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
+        return importlib.import_module("pyboy")
+
+
+def pyboy_available() -> bool:
+    """Whether PyBoy can be imported."""
+    try:
+        _import_pyboy()
+    except Exception:
+        return False
+    return True
+
+
+def pyboy_version() -> str | None:
+    try:
+        return importlib.metadata.version("pyboy")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
+    """A :class:`Probe` over a headless PyBoy in DMG mode (``cgb=False``, its built-in boot
+    ROM, no frame limiter, log level ERROR).
+
+    Serial: PyBoy 2.8.1 has no public serial API; ``PyBoy._serial()`` returns (and clears)
+    the bytes the game wrote to SB (0xFF01) since the last call, in a 1024-byte ring, so it
+    is drained after every frame. Battery RAM is never written back (``stop(save=False)``)."""
+    pyboy = _import_pyboy()
+    pb = pyboy.PyBoy(os.fspath(rom), window="null", cgb=False, log_level="ERROR")
+    pb.set_emulation_speed(0)
+    out = bytearray()
+
+    def drain() -> None:
+        data = pb._serial()
+        if isinstance(data, str):
+            out.extend(data.encode("latin-1", errors="replace"))
+        else:
+            out.extend(bytes(data))
+
+    def step(n: int) -> None:
+        for _ in range(n):
+            pb.tick(1, False, False)
+            drain()
+
+    def registers() -> tuple[int, ...]:
+        r = pb.register_file
+        hl = int(r.HL)
+        return (int(r.B), int(r.C), int(r.D), int(r.E), hl >> 8, hl & 0xFF)
+
+    return Probe(
+        step=step,
+        registers=registers,
+        peek=lambda addr: int(pb.memory[addr]),
+        serial=lambda: bytes(out),
+        close=lambda: pb.stop(save=False),
+    )
+
+
+def run_one(make: Callable[[], Probe], spec: RomSpec) -> Verdict:
+    """Builds a probe and runs the rules; any exception becomes an ``error`` verdict."""
+    start = time.perf_counter()
+    try:
+        probe = make()
+    except Exception as e:
+        return Verdict("error", 0, time.perf_counter() - start, _short(f"{type(e).__name__}: {e}"))
+    try:
+        return run_rules(probe, spec)
+    except Exception as e:
+        return Verdict("error", 0, time.perf_counter() - start, _short(f"{type(e).__name__}: {e}"))
+    finally:
+        with contextlib.suppress(Exception):
+            probe.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+
+
+class _Progress:
+    """tqdm when installed, else a one-line counter on stderr (when it is a terminal)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.bar: Any = None
+        self.tty = sys.stderr.isatty()
+        try:
+            tqdm = importlib.import_module("tqdm")
+        except ImportError:
+            return
+        self.bar = tqdm.tqdm(total=total, unit="run", dynamic_ncols=True, disable=None)
+
+    def update(self, what: str) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.set_postfix_str(what[-40:], refresh=False)
+            self.bar.update(1)
+        elif self.tty:
+            sys.stderr.write(f"\r\x1b[K[{self.done}/{self.total}] {what[-60:]}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.tty and self.total:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+@dataclass
+class Row:
+    spec: RomSpec
+    emurust: Verdict
+    pyboy: Verdict | None = None
+    known_failure: str | None = field(default=None)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        ]
+        return ("| " + " | ".join(parts) + " |").rstrip()
+
+    sep = (
+        "|"
+        + "|".join(
+            ("-" * (w + 1) + ":") if i in right else "-" * (w + 2) for i, w in enumerate(widths)
+        )
+        + "|"
+    )
+    return [line(headers), sep, *(line(r) for r in rows)]
+
+
+def _count(rows: Sequence[Row], pyboy: bool) -> tuple[int, int]:
+    verdicts = [r.pyboy if pyboy else r.emurust for r in rows]
+    return sum(1 for v in verdicts if v is not None and v.passed), len(rows)
+
+
+def report(rows: Sequence[Row], with_pyboy: bool, out: TextIO) -> None:
+    """Prints one table per suite, then the totals and footnotes."""
+    marks = {"known": "*", "dmg": "\u2020"}
+    for suite in SUITES:
+        srows = [r for r in rows if r.spec.suite == suite]
+        if not srows:
+            continue
+        headers = ["ROM", "emurust", "frames"] + (["PyBoy", "frames"] if with_pyboy else [])
+        cells = []
+        for r in srows:
+            name = r.spec.rel.split("/", 1)[1] if "/" in r.spec.rel else r.spec.rel
+            emu = r.emurust.label() + (f" {marks['known']}" if r.known_failure else "")
+            row_cells = [name, emu, str(r.emurust.frames)]
+            if with_pyboy:
+                pv = r.pyboy or Verdict("n/a")
+                row_cells += [pv.label(), str(pv.frames) if pv.status != "n/a" else ""]
+            cells.append(row_cells)
+        print(f"\n## {suite}\n", file=out)
+        for text in _table(headers, cells, right={2, 4}):
+            print(text, file=out)
+        e_pass, n = _count(srows, False)
+        total = f"\n{suite}: emurust {e_pass}/{n}"
+        if with_pyboy:
+            p_pass, _ = _count(srows, True)
+            total += f", PyBoy {p_pass}/{n}"
+        print(total, file=out)
+
+    e_pass, n = _count(rows, False)
+    known = sum(1 for r in rows if r.known_failure and not r.emurust.passed)
+    line = f"\nTOTAL: emurust {e_pass}/{n}"
+    if with_pyboy:
+        p_pass, _ = _count(rows, True)
+        line += f", PyBoy {p_pass}/{n}"
+    print(line, file=out)
+    e_time = sum(r.emurust.seconds for r in rows)
+    times = f"wall time: emurust {e_time:.1f} s"
+    if with_pyboy:
+        times += f", PyBoy {sum(r.pyboy.seconds for r in rows if r.pyboy):.1f} s"
+    print(times, file=out)
+
+    notes: list[str] = []
+    for r in rows:
+        if r.known_failure and not r.emurust.passed:
+            notes.append(f"* {r.spec.rel}: known emurust failure: {r.known_failure}")
+        elif r.known_failure:
+            notes.append(f"* {r.spec.rel}: listed as a known failure but passes now")
+    if known:
+        notes.append(f"* {known} emurust failure(s) are known (KNOWN_FAILURES in this module).")
+    bad = [
+        r
+        for r in rows
+        if not r.emurust.passed and not (r.known_failure and r.emurust.status != "error")
+    ]
+    for r in bad:
+        notes.append(f"! {r.spec.rel}: emurust {r.emurust.status}: {r.emurust.detail}")
+    if any(r.emurust.dmg_result or (r.pyboy and r.pyboy.dmg_result) for r in rows):
+        notes.append(
+            "\u2020 interrupt_time is a CGB test (it measures double speed); real DMG hardware "
+            f'prints "Failed" with checksum {DMG_CHECKSUM_INTERRUPT_TIME}. An output holding '
+            'that checksum is counted as "pass (DMG result)".'
+        )
+    if with_pyboy:
+        notes.append(
+            f"PyBoy {pyboy_version()}: headless, cgb=False, its own boot ROM (its frame counts "
+            "include the boot ROM; emurust starts in the post-boot state). Serial text via "
+            "PyBoy._serial() (bytes written to SB), drained every frame."
+        )
+    if notes:
+        print("", file=out)
+        for note in notes:
+            print(note, file=out)
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="python -m emurust.conformance",
+        description="Run the conformance test ROMs on emurust (and PyBoy) and print a table.",
+    )
+    p.add_argument(
+        "--suite",
+        action="append",
+        metavar="NAME",
+        help=f"only this suite ({', '.join(SUITES)}) or ROM path prefix "
+        "(e.g. mooneye/acceptance/timer); repeatable",
+    )
+    p.add_argument(
+        "--rom",
+        action="append",
+        metavar="PATH",
+        help="run this ROM (a path, or relative to the ROM folder); repeatable",
+    )
+    p.add_argument(
+        "--pyboy",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run PyBoy (default: when it is importable)",
+    )
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when emurust fails a ROM that is not a known failure",
+    )
+    p.add_argument("--frames", type=int, metavar="N", help="override every frame budget")
+    p.add_argument("--roms", metavar="DIR", help="the ROM folder (default: emurust.roms_dir())")
+    return p.parse_args(argv)
+
+
+def _selected(args: argparse.Namespace, roms: Path) -> tuple[list[RomSpec], list[str]]:
+    specs, notes = catalogue(roms)
+    if args.rom:
+        by_path = {(roms / s.rel).resolve(): s for s in specs}
+        chosen: list[RomSpec] = []
+        for given in args.rom:
+            path = Path(given)
+            if not path.is_file() and (roms / given).is_file():
+                path = roms / given
+            if not path.is_file():
+                notes.append(f"--rom {given}: not found, skipped")
+                continue
+            spec = by_path.get(path.resolve())
+            if spec is None:  # not a catalogued ROM: check both rules
+                spec = RomSpec("other", str(path), "auto", 3000)
+            chosen.append(spec)
+        specs = chosen
+    if args.rom:
+        notes = [n for n in notes if n.startswith("--rom")]
+    if args.suite:
+        wanted = [w.strip("/") for w in args.suite]
+        notes = [n for n in notes if any(n.split(":", 1)[0] == w.split("/")[0] for w in wanted)]
+        specs = [
+            s
+            for s in specs
+            if any(s.suite == w or s.rel.startswith(w + "/") or s.rel == w for w in wanted)
+        ]
+    if args.frames is not None:
+        specs = [
+            RomSpec(s.suite, s.rel, s.protocol, max(1, args.frames), s.dmg_checksum) for s in specs
+        ]
+    return specs, notes
+
+
+def _path(roms: Path, spec: RomSpec) -> Path:
+    path = Path(spec.rel)
+    return path if path.is_absolute() or spec.suite == "other" else roms / spec.rel
+
+
+def run_all(
+    specs: Sequence[RomSpec], roms: Path, with_pyboy: bool, progress: bool = True
+) -> list[Row]:
+    """Runs every ROM on emurust (and PyBoy) and returns one :class:`Row` each."""
+    bar = _Progress(len(specs) * (2 if with_pyboy else 1)) if progress else None
+    rows: list[Row] = []
+    try:
+        for spec in specs:
+            path = _path(roms, spec)
+            emu = run_one(functools.partial(emurust_probe, path), spec)
+            if bar:
+                bar.update(f"emurust {spec.rel}")
+            pyb = None
+            if with_pyboy:
+                pyb = run_one(functools.partial(pyboy_probe, path), spec)
+                if bar:
+                    bar.update(f"PyBoy {spec.rel}")
+            rows.append(Row(spec, emu, pyb, KNOWN_FAILURES.get(spec.rel)))
+    finally:
+        if bar:
+            bar.close()
+    return rows
+
+
+def _json(
+    rows: Sequence[Row], roms: Path, with_pyboy: bool, notes: Sequence[str]
+) -> dict[str, Any]:
+    e_pass, n = _count(rows, False)
+    totals: dict[str, Any] = {"roms": n, "emurust_passed": e_pass}
+    if with_pyboy:
+        totals["pyboy_passed"] = _count(rows, True)[0]
+    return {
+        "roms_dir": str(roms),
+        "emurust_version": emurust.__version__,
+        "pyboy_version": pyboy_version() if with_pyboy else None,
+        "notes": list(notes),
+        "totals": totals,
+        "results": [
+            {
+                **asdict(r.spec),
+                "known_failure": r.known_failure,
+                "emurust": asdict(r.emurust),
+                "pyboy": asdict(r.pyboy) if r.pyboy else None,
+            }
+            for r in rows
+        ],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit status (0 unless ``--strict`` and an unexpected
+    emurust failure)."""
+    args = _parse(argv)
+    roms = Path(args.roms) if args.roms else emurust.roms_dir()
+    if not roms.is_dir() and not args.rom:
+        print(f"test ROM folder {roms} not found (set EMURUST_ROMS); nothing to run")
+        return 1 if args.strict else 0
+    with_pyboy = pyboy_available() if args.pyboy is None else bool(args.pyboy)
+    if with_pyboy and not pyboy_available():
+        print("PyBoy is not importable (pip install pyboy); running emurust only")
+        with_pyboy = False
+    specs, notes = _selected(args, roms)
+    print(f"emurust {emurust.__version__} conformance run; ROMs from {roms}")
+    if with_pyboy:
+        print(f"PyBoy {pyboy_version()} side by side (same ROMs, same rules)")
+    for note in notes:
+        print(f"note: {note}")
+    if not specs:
+        print("no ROMs selected")
+        return 1 if args.strict else 0
+
+    rows = run_all(specs, roms, with_pyboy)
+    report(rows, with_pyboy, sys.stdout)
+    if args.json:
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(_json(rows, roms, with_pyboy, notes), indent=2) + "\n")
+        print(f"\nresults written to {out}")
+
+    unexpected = [r for r in rows if not r.emurust.passed and r.spec.rel not in KNOWN_FAILURES]
+    if args.strict and unexpected:
+        print(f"\n--strict: {len(unexpected)} unexpected emurust failure(s)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
