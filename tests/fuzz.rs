@@ -5,7 +5,10 @@ use emurust::{Error, GameBoy};
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn bytes(&mut self, n: usize) -> Vec<u8> {
@@ -13,7 +16,9 @@ impl Lcg {
     }
 }
 
-const TYPES: [u8; 12] = [0x00, 0x01, 0x02, 0x03, 0x05, 0x06, 0x0F, 0x10, 0x13, 0x19, 0x1B, 0x1E];
+const TYPES: [u8; 12] = [
+    0x00, 0x01, 0x02, 0x03, 0x05, 0x06, 0x0F, 0x10, 0x13, 0x19, 0x1B, 0x1E,
+];
 
 #[test]
 fn random_roms_run_without_panicking() {
@@ -44,7 +49,10 @@ fn random_roms_run_without_panicking() {
             Err(e) => panic!("unexpected error kind for a bad ROM: {e:?}"),
         }
     }
-    assert!(loaded > 150, "only {loaded} random ROMs loaded: the fuzz does not exercise execution");
+    assert!(
+        loaded > 150,
+        "only {loaded} random ROMs loaded: the fuzz does not exercise execution"
+    );
 }
 
 #[test]

@@ -128,11 +128,11 @@ impl Hardware {
             self.ppu.next_event()
         } else {
             // With the LCD off, frames are counted by time.
-            self.frame_start + DOTS_PER_FRAME
+            self.frame_start.saturating_add(DOTS_PER_FRAME)
         };
         self.ev_serial = self.serial.next_event();
         self.ev_dma = if self.dma.copied < 160 {
-            self.dma.start + 4 * 159
+            self.dma.start.saturating_add(4 * 159)
         } else {
             u64::MAX
         };
@@ -452,6 +452,15 @@ impl Hardware {
     /// Consistency checks after loading a state, so a corrupted state cannot
     /// make catch-up loops run for ages.
     fn validate(&self) -> Result<()> {
+        // 2^60 T-cycles is over 8,000 years of emulated time.
+        if self.now > 1 << 60 {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: emulated time {} is implausible",
+                self.now
+            )));
+        }
+        self.timer.check(self.now)?;
+        self.ppu.check()?;
         let horizon = self.now.saturating_add(4 * DOTS_PER_FRAME);
         let check = |what: &str, t: u64, lo: u64| -> Result<()> {
             if t != u64::MAX && (t > horizon || t.saturating_add(4 * DOTS_PER_FRAME) < lo) {
@@ -470,6 +479,9 @@ impl Hardware {
             return Err(Error::InvalidState(
                 "corrupted state: OAM DMA progress beyond 160 bytes".into(),
             ));
+        }
+        if self.dma.copied < 160 {
+            check("OAM DMA", self.dma.start, self.now)?;
         }
         Ok(())
     }

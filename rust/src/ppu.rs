@@ -210,6 +210,22 @@ impl Ppu {
         }
     }
 
+    /// Consistency check of the schedule after loading a state.
+    pub fn check(&self) -> Result<()> {
+        let ok = match self.phase {
+            Phase::Off => self.next == u64::MAX,
+            _ => self.next >= self.line_start && self.next - self.line_start <= DOTS_PER_LINE,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidState(format!(
+                "corrupted state: PPU line start {} and next transition {} are inconsistent",
+                self.line_start, self.next
+            )))
+        }
+    }
+
     /// Write one OAM byte (CPU, DMA or debugger).
     #[inline]
     pub fn write_oam(&mut self, index: usize, value: u8) {

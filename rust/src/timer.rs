@@ -178,6 +178,22 @@ impl Timer {
         irq
     }
 
+    /// Consistency check after loading a state saved at time `now`.
+    pub fn check(&self, now: u64) -> Result<()> {
+        let lo = now.saturating_sub(1 << 20);
+        let at = match self.state {
+            TimaState::Running => self.last,
+            TimaState::Overflow(t) | TimaState::Reloading(t) => t,
+        };
+        if self.last > now || self.last < lo || at > now || at < lo {
+            return Err(crate::Error::InvalidState(format!(
+                "corrupted state: timer times ({}, {at}) inconsistent with time {now}",
+                self.last
+            )));
+        }
+        Ok(())
+    }
+
     /// Time (T-cycles) at which the next timer interrupt is raised, if any.
     pub fn next_event(&self) -> u64 {
         match self.state {
