@@ -313,6 +313,17 @@ impl GameBoy {
         &self.core.hw
     }
 
+    /// The cartridge's external RAM as a battery would keep it (for MBC3
+    /// with a clock, followed by the RTC block; see `Cartridge::battery_ram`).
+    pub fn cartridge_ram(&self) -> Vec<u8> {
+        self.core.hw.cart.battery_ram()
+    }
+
+    /// Replace the cartridge RAM (a `.sav` file's bytes); the length must match.
+    pub fn load_cartridge_ram(&mut self, data: &[u8]) -> Result<()> {
+        self.core.hw.cart.load_battery_ram(data)
+    }
+
     pub fn warnings(&self) -> &[String] {
         self.core.hw.cart.warnings()
     }

@@ -604,6 +604,34 @@ impl PyGameBoy {
         Ok(PyBytes::new(py, &state))
     }
 
+    /// The cartridge RAM as a battery keeps it (what a `.sav` file holds;
+    /// for MBC3 with a clock, followed by a 48-byte RTC block). Empty when
+    /// the cartridge has no RAM.
+    #[getter]
+    fn cartridge_ram<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let ram = self.read(|gb| gb.cartridge_ram())?;
+        Ok(PyBytes::new(py, &ram))
+    }
+
+    /// Replaces the cartridge RAM (e.g. from a `.sav` file). The length must
+    /// match `len(cartridge_ram)` (MBC3+RTC also accepts the RAM alone).
+    fn load_cartridge_ram(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
+            b.as_bytes().to_vec()
+        } else if let Ok(b) = data.cast::<PyByteArray>() {
+            b.to_vec()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "cartridge RAM must be bytes or bytearray, not {}",
+                type_name(data)
+            )));
+        };
+        match self.write(|gb| gb.load_cartridge_ram(&data))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
     /// Restores a state from `save_state` of a GameBoy running the same ROM.
     /// On error (`InvalidStateError`) the machine is left unchanged.
     fn load_state(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
