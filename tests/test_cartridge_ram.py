@@ -31,7 +31,8 @@ def test_load_cartridge_ram_round_trip() -> None:
     gb.load_cartridge_ram(save)
     assert gb.cartridge_ram == save
     gb.tick(2, render=False)  # the program enables RAM and writes one byte
-    assert gb.memory[0xA000] == 0x00 and gb.memory[0xA001] == 0x01
+    assert gb.memory[0xA000] == 0x00
+    assert gb.memory[0xA001] == 0x01
     expected = bytearray(save)
     expected[0x123] = 0x5A
     assert gb.cartridge_ram == bytes(expected)
