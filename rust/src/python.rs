@@ -146,6 +146,21 @@ fn invalid_address(py: Python<'_>, msg: impl Into<String>) -> PyErr {
 }
 
 /// The one mapping from core errors to Python exceptions.
+/// Copy a `bytes` or `bytearray` argument; anything else is a `TypeError`
+/// naming `what`.
+fn bytes_or_bytearray(data: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        Ok(b.as_bytes().to_vec())
+    } else if let Ok(b) = data.cast::<PyByteArray>() {
+        Ok(b.to_vec())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{what} must be bytes or bytearray, not {}",
+            type_name(data)
+        )))
+    }
+}
+
 fn core_error(py: Python<'_>, err: Error) -> PyErr {
     match err {
         Error::InvalidRom(m) => InvalidRomError::new_err(m),
@@ -616,16 +631,7 @@ impl PyGameBoy {
     /// Replaces the cartridge RAM (e.g. from a `.sav` file). The length must
     /// match `len(cartridge_ram)` (MBC3+RTC also accepts the RAM alone).
     fn load_cartridge_ram(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let data: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
-            b.as_bytes().to_vec()
-        } else if let Ok(b) = data.cast::<PyByteArray>() {
-            b.to_vec()
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "cartridge RAM must be bytes or bytearray, not {}",
-                type_name(data)
-            )));
-        };
+        let data = bytes_or_bytearray(data, "cartridge RAM")?;
         match self.write(|gb| gb.load_cartridge_ram(&data))? {
             Ok(()) => Ok(()),
             Err(e) => Err(core_error(py, e)),
@@ -635,16 +641,7 @@ impl PyGameBoy {
     /// Restores a state from `save_state` of a GameBoy running the same ROM.
     /// On error (`InvalidStateError`) the machine is left unchanged.
     fn load_state(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let data: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
-            b.as_bytes().to_vec()
-        } else if let Ok(b) = data.cast::<PyByteArray>() {
-            b.to_vec()
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "state must be bytes or bytearray, not {}",
-                type_name(data)
-            )));
-        };
+        let data = bytes_or_bytearray(data, "state")?;
         let core = self.core_mut()?;
         core.usable()?;
         // Load into a copy so that a rejected state cannot leave a
