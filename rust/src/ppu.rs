@@ -37,7 +37,7 @@ enum Phase {
     Off,
 }
 
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Ppu {
     pub vram: Box<[u8; 0x2000]>,
     /// Object attribute memory. Read freely; write through [`Ppu::write_oam`]
