@@ -15,6 +15,16 @@ const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
 /// Bump when the state layout changes; older states are rejected by name.
 pub const STATE_VERSION: u32 = 1;
 
+/// Reject ROMs larger than any Game Boy cartridge (before copying them).
+fn check_rom_size(len: usize) -> Result<()> {
+    if len > MAX_ROM_SIZE {
+        return Err(Error::InvalidRom(format!(
+            "ROM is {len} bytes; the largest Game Boy cartridge is 8 MiB ({MAX_ROM_SIZE} bytes)"
+        )));
+    }
+    Ok(())
+}
+
 /// The emulated machine state other than RAM; a batched engine keeps many of
 /// these next to one contiguous RAM buffer.
 #[derive(Clone)]
@@ -28,12 +38,7 @@ pub struct Core {
 
 impl Core {
     pub fn new(rom: Arc<[u8]>, boot_rom: Option<&[u8]>) -> Result<Core> {
-        if rom.len() > MAX_ROM_SIZE {
-            return Err(Error::InvalidRom(format!(
-                "ROM is {} bytes; the largest Game Boy cartridge is 8 MiB ({MAX_ROM_SIZE} bytes)",
-                rom.len()
-            )));
-        }
+        check_rom_size(rom.len())?;
         let cart = Cartridge::new(rom)?;
         let boot = match boot_rom {
             None => None,
@@ -214,12 +219,7 @@ pub struct GameBoy {
 
 impl GameBoy {
     pub fn new(rom: &[u8], boot_rom: Option<&[u8]>) -> Result<GameBoy> {
-        if rom.len() > MAX_ROM_SIZE {
-            return Err(Error::InvalidRom(format!(
-                "ROM is {} bytes; the largest Game Boy cartridge is 8 MiB ({MAX_ROM_SIZE} bytes)",
-                rom.len()
-            )));
-        }
+        check_rom_size(rom.len())?;
         Self::from_shared(Arc::from(rom), boot_rom)
     }
 
