@@ -256,6 +256,13 @@ impl Hardware {
     /// Bring the PPU (and the OAM DMA feeding it) up to `now`.
     #[inline]
     fn catch_up_ppu(&mut self, ram: &Ram) {
+        // While a DMA runs, interleave it with the PPU's transitions so the
+        // OAM scan and the pixels see the bytes copied by then, no later.
+        while self.dma.copied < 160 && self.ppu.next_transition() <= self.now {
+            let t = self.ppu.next_transition();
+            self.dma_catch_up(ram, t);
+            self.intf |= self.ppu.catch_up(t);
+        }
         self.dma_catch_up(ram, self.now);
         self.intf |= self.ppu.catch_up(self.now);
     }

@@ -7,6 +7,7 @@ use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, Registers};
 use crate::error::{Error, Result};
 use crate::joypad::Button;
+use crate::screen::{Screen, PIXELS};
 use crate::state::{StateReader, StateWriter, Stateful};
 
 /// Largest ROM accepted (MBC5's 8 MiB).
@@ -68,8 +69,10 @@ impl Core {
     /// Run until the next frame boundary (VBlank start, or 70,224 T-cycles
     /// while the LCD is off).
     #[inline]
-    pub fn run_frame(&mut self, ram: &mut Ram, _render: bool) {
+    pub fn run_frame(&mut self, ram: &mut Ram, render: bool) {
         self.hw.frame_done = false;
+        self.hw.ppu.rendering = render;
+        self.hw.ppu.reference_renderer = self.hw.reference;
         if self.hw.reference {
             let mut bus = Bus::<true> {
                 hw: &mut self.hw,
@@ -86,6 +89,16 @@ impl Core {
         self.frame_count += 1;
         self.release_due_buttons();
         self.hw.sync(ram);
+        if render && !self.hw.ppu.lcd_on() {
+            // A DMG with the LCD off shows a blank (white) screen.
+            self.hw.ppu.frame.fill(0);
+        }
+        self.hw.ppu.rendering = false;
+    }
+
+    /// The shades of the last rendered frame (0 = lightest .. 3 = darkest).
+    pub fn frame_shades(&self) -> &[u8; PIXELS] {
+        &self.hw.ppu.frame
     }
 
     /// Run exactly one CPU step (instruction, interrupt dispatch or halt
@@ -215,6 +228,7 @@ impl Core {
 pub struct GameBoy {
     core: Core,
     ram: Box<Ram>,
+    screen: Screen,
 }
 
 impl GameBoy {
@@ -229,6 +243,7 @@ impl GameBoy {
         Ok(GameBoy {
             core,
             ram: Box::new([0; RAM_SIZE]),
+            screen: Screen::new(),
         })
     }
 
@@ -238,14 +253,30 @@ impl GameBoy {
         self.core.hw.sync(&self.ram);
     }
 
+    /// Run one frame; with `render` its pixels are drawn and the screen
+    /// buffers hold it afterwards. Timing and state do not depend on `render`.
     pub fn run_frame(&mut self, render: bool) {
         self.core.run_frame(&mut self.ram, render);
+        if render {
+            self.screen.update(&self.core.hw.ppu.frame);
+        }
     }
 
-    pub fn run_frames(&mut self, n: u32, render: bool) {
+    /// Run `n` frames, drawing only the last one when `render` is set.
+    pub fn run_frames(&mut self, n: u64, render: bool) {
         for i in 0..n {
-            self.core.run_frame(&mut self.ram, render && i + 1 == n);
+            self.run_frame(render && i + 1 == n);
         }
+    }
+
+    /// The last rendered frame (shades, RGB and grey buffers).
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// Colours of the four shades (default: the DMG greys FF/AA/55/00).
+    pub fn set_palette(&mut self, palette: [[u8; 3]; 4]) {
+        self.screen.set_palette(palette);
     }
 
     pub fn step_instruction(&mut self) {
@@ -336,6 +367,8 @@ impl GameBoy {
             + std::mem::size_of::<Core>()
             + std::mem::size_of::<Ram>()
             + self.core.hw.ppu.vram.len()
+            + PIXELS
+            + self.screen.bytes()
             + self.core.hw.cart.battery_ram_len()
             + self.core.hw.serial.output.capacity()
     }

@@ -11,6 +11,7 @@ pub mod error;
 pub mod gameboy;
 pub mod joypad;
 pub mod ppu;
+pub mod screen;
 pub mod serial;
 pub mod state;
 pub mod timer;

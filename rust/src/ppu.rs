@@ -11,6 +11,7 @@
 //! whole scanlines are drawn there when the frame is being looked at.
 
 use crate::error::{Error, Result};
+use crate::screen::{PIXELS, WIDTH};
 use crate::state::{StateReader, StateWriter, Stateful};
 
 pub const IRQ_VBLANK: u8 = 0x01;
@@ -70,6 +71,25 @@ pub struct Ppu {
     stat_line: bool,
     /// Set when VBlank starts; the machine clears it.
     pub frame_ready: bool,
+    // ---- Pixel output (derived; not part of save states) ---------------
+    /// Draw the lines of the current frame (set by the machine per frame).
+    pub rendering: bool,
+    /// Use the pixel-at-a-time reference renderer instead of the fast one.
+    pub reference_renderer: bool,
+    /// Shades (0..=3 after BGP/OBP) of the frame being drawn, row-major.
+    pub frame: Box<[u8; PIXELS]>,
+    /// Pixels of the current line already drawn (mid-line register writes
+    /// draw up to the current pixel with the old values first).
+    line_x: u8,
+    /// Objects selected by this line's OAM scan (OAM indices, in OAM order).
+    line_objs: [u8; 10],
+    line_obj_count: u8,
+    /// The window's own line counter (counts lines on which it was drawn).
+    window_line: u8,
+    /// Whether the window has been drawn on the current line.
+    window_drawn_this_line: bool,
+    /// LY matched WY on some line of this frame (the window may start).
+    wy_triggered: bool,
 }
 
 impl Ppu {
@@ -99,6 +119,15 @@ impl Ppu {
             phase: Phase::ToNextLine,
             stat_line: false,
             frame_ready: false,
+            rendering: false,
+            reference_renderer: false,
+            frame: Box::new([0; PIXELS]),
+            line_x: 0,
+            line_objs: [0; 10],
+            line_obj_count: 0,
+            window_line: 0,
+            window_drawn_this_line: false,
+            wy_triggered: false,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -311,7 +340,11 @@ impl Ppu {
     /// the last skipped line. The reference path never takes it (it catches
     /// up every M-cycle), and the reference-path tests check both agree.
     fn skip_lines(&mut self, now: u64) -> u8 {
-        if self.stat_enables & 0x28 != 0 || self.phase == Phase::Off || self.line >= 152 {
+        if self.stat_enables & 0x28 != 0
+            || self.phase == Phase::Off
+            || self.line >= 152
+            || self.rendering
+        {
             return 0;
         }
         let next_start = match self.phase {
@@ -346,11 +379,17 @@ impl Ppu {
         let mut irq = 0;
         match self.phase {
             Phase::ToTransfer => {
+                if self.rendering {
+                    self.start_line_drawing();
+                }
                 self.mode = 3;
                 self.phase = Phase::ToHBlank;
                 self.next = self.line_start + OAM_SCAN_DOTS + self.mode3_dots();
             }
             Phase::ToHBlank => {
+                if self.rendering {
+                    self.finish_line_drawing();
+                }
                 self.mode = 0;
                 self.phase = Phase::ToNextLine;
                 self.next = self.line_start + DOTS_PER_LINE;
@@ -368,6 +407,8 @@ impl Ppu {
                     }
                     144 => {
                         self.mode = 1;
+                        self.window_line = 0;
+                        self.wy_triggered = false;
                         irq |= IRQ_VBLANK;
                         self.frame_ready = true;
                         // DMG quirk: the mode-2 STAT source also fires as VBlank starts.
@@ -438,6 +479,12 @@ impl Ppu {
 
     /// Register write at `now` (caller has caught up); returns IF bits.
     pub fn write(&mut self, addr: u16, value: u8, now: u64) -> u8 {
+        if self.rendering && self.phase == Phase::ToHBlank && addr != 0xFF41 && addr != 0xFF45 {
+            // A write that lands mid-line: the pixels already pushed keep
+            // the old value.
+            let x = self.pixel_at(now);
+            self.draw_to(x);
+        }
         match addr {
             0xFF40 => {
                 let was_on = self.lcd_on();
@@ -458,6 +505,8 @@ impl Ppu {
                     self.ly = 0;
                     self.mode = 0;
                     self.line_start = now + LCD_ON_DELAY;
+                    self.window_line = 0;
+                    self.wy_triggered = false;
                     self.phase = Phase::ToTransfer;
                     self.next = self.line_start + OAM_SCAN_DOTS;
                 }
@@ -591,5 +640,352 @@ impl Stateful for Ppu {
             ));
         }
         r.end_section()
+    }
+}
+
+// ---- Pixel output --------------------------------------------------------
+//
+// A line is drawn in spans: at the end of mode 3 everything not yet drawn is
+// drawn with the registers of that moment; a register write during mode 3
+// first draws up to the pixel the PPU has reached, so the pixels before the
+// write keep the old value (the mid-line effects the mealybug tests probe).
+// Two independent renderers draw a span: a fast one that works a tile row
+// at a time and composes objects into a line buffer, and a pixel-at-a-time
+// reference that evaluates each pixel from first principles. The reference
+// path uses the second; tests check both draw identical frames.
+
+/// Dots from the start of mode 3 to the first visible pixel (fetcher start-up).
+const FIRST_PIXEL_DOTS: u64 = 12;
+
+#[derive(Clone, Copy, Default)]
+struct ObjPixel {
+    /// Colour index 1..=3 (0 = transparent / none).
+    color: u8,
+    /// Shade after OBP0/OBP1.
+    shade: u8,
+    /// The object stays behind BG colours 1..=3.
+    behind_bg: bool,
+}
+
+impl Ppu {
+    /// OAM scan for the current line: the first ten objects (OAM order)
+    /// whose rows include LY.
+    fn start_line_drawing(&mut self) {
+        self.line_x = 0;
+        self.window_drawn_this_line = false;
+        if self.ly == self.wy {
+            self.wy_triggered = true;
+        }
+        let height: i32 = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+        let ly = self.ly as i32;
+        let mut n = 0;
+        for i in 0..40 {
+            let y = self.oam[i * 4] as i32 - 16;
+            if ly >= y && ly < y + height {
+                self.line_objs[n] = i as u8;
+                n += 1;
+                if n == 10 {
+                    break;
+                }
+            }
+        }
+        self.line_obj_count = n as u8;
+    }
+
+    fn finish_line_drawing(&mut self) {
+        self.draw_to(WIDTH as u8);
+        if self.line_x as usize >= WIDTH && self.ly < 144 && self.window_drawn_this_line {
+            self.window_line = self.window_line.wrapping_add(1);
+        }
+    }
+
+    /// The pixel the PPU is pushing at `now` during mode 3 (0..=160).
+    fn pixel_at(&self, now: u64) -> u8 {
+        let start = self.line_start + OAM_SCAN_DOTS + FIRST_PIXEL_DOTS + (self.scx & 7) as u64;
+        now.saturating_sub(start).min(WIDTH as u64) as u8
+    }
+
+    /// Draw the current line from `line_x` up to (not including) `x_end`.
+    fn draw_to(&mut self, x_end: u8) {
+        let x0 = self.line_x as usize;
+        let x1 = (x_end as usize).min(WIDTH);
+        if x0 >= x1 || self.ly >= 144 {
+            return;
+        }
+        if self.reference_renderer {
+            for x in x0..x1 {
+                let s = self.reference_pixel(x);
+                self.frame[self.ly as usize * WIDTH + x] = s;
+            }
+        } else {
+            self.draw_span_fast(x0, x1);
+        }
+        self.line_x = x1 as u8;
+    }
+
+    /// First screen x of the window on this line, if it shows at all.
+    #[inline]
+    fn window_start(&self) -> Option<usize> {
+        if self.lcdc & 0x21 == 0x21 && self.wy_triggered && self.wx <= 166 {
+            Some((self.wx as usize).saturating_sub(7))
+        } else {
+            None
+        }
+    }
+
+    /// Address in VRAM (0-based) of row `row` of BG/window tile `tile`.
+    #[inline]
+    fn bg_tile_row_addr(&self, tile: u8, row: u8) -> usize {
+        let base = if self.lcdc & 0x10 != 0 {
+            tile as usize * 16
+        } else {
+            (0x1000 + (tile as i8 as isize) * 16) as usize
+        };
+        base + row as usize * 2
+    }
+
+    /// Objects of this line in priority order (lower X first, then lower
+    /// OAM index): DMG object priority.
+    fn objects_by_priority(&self) -> ([u8; 10], usize) {
+        let n = self.line_obj_count as usize;
+        let mut objs = self.line_objs;
+        // Insertion sort by X; stable, so OAM order breaks ties.
+        for i in 1..n {
+            let mut j = i;
+            while j > 0
+                && self.oam[objs[j - 1] as usize * 4 + 1] > self.oam[objs[j] as usize * 4 + 1]
+            {
+                objs.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        (objs, n)
+    }
+
+    /// The two bit-planes of the row of object `i` that LY crosses.
+    #[inline]
+    fn object_row(&self, i: usize) -> (u8, u8) {
+        let tall = self.lcdc & 0x04 != 0;
+        let height = if tall { 16 } else { 8 };
+        let y = self.oam[i * 4] as i32 - 16;
+        let attrs = self.oam[i * 4 + 3];
+        let mut row = (self.ly as i32 - y) as usize;
+        if attrs & 0x40 != 0 {
+            row = height - 1 - row;
+        }
+        let mut tile = self.oam[i * 4 + 2] as usize;
+        if tall {
+            tile &= 0xFE;
+        }
+        let addr = tile * 16 + row * 2;
+        let (lo, hi) = (self.vram[addr], self.vram[addr + 1]);
+        if attrs & 0x20 != 0 {
+            (lo.reverse_bits(), hi.reverse_bits())
+        } else {
+            (lo, hi)
+        }
+    }
+
+    fn draw_span_fast(&mut self, x0: usize, x1: usize) {
+        let mut bg = [0u8; WIDTH];
+        let ly = self.ly;
+        if self.lcdc & 0x01 != 0 {
+            let win = self.window_start().filter(|&w| w < x1);
+            let bg_end = win.map_or(x1, |w| w.max(x0));
+            // Background.
+            let map = if self.lcdc & 0x08 != 0 {
+                0x1C00
+            } else {
+                0x1800
+            };
+            let y = ly.wrapping_add(self.scy);
+            let map_row = map + (y as usize >> 3) * 32;
+            let mut x = x0;
+            while x < bg_end {
+                let bx = (x as u8).wrapping_add(self.scx);
+                let tile = self.vram[map_row + (bx as usize >> 3)];
+                let a = self.bg_tile_row_addr(tile, y & 7);
+                let (lo, hi) = (self.vram[a], self.vram[a + 1]);
+                let mut b = bx & 7;
+                while b < 8 && x < bg_end {
+                    let sh = 7 - b;
+                    bg[x] = ((hi >> sh) & 1) << 1 | ((lo >> sh) & 1);
+                    b += 1;
+                    x += 1;
+                }
+            }
+            // Window.
+            if let Some(w) = win {
+                self.window_drawn_this_line = true;
+                let map = if self.lcdc & 0x40 != 0 {
+                    0x1C00
+                } else {
+                    0x1800
+                };
+                let wy = self.window_line;
+                let map_row = map + (wy as usize >> 3) * 32;
+                let mut x = x0.max(w);
+                while x < x1 {
+                    let wx = x + 7 - self.wx as usize;
+                    let tile = self.vram[map_row + ((wx >> 3) & 31)];
+                    let a = self.bg_tile_row_addr(tile, wy & 7);
+                    let (lo, hi) = (self.vram[a], self.vram[a + 1]);
+                    let mut b = wx & 7;
+                    while b < 8 && x < x1 {
+                        let sh = 7 - b;
+                        bg[x] = ((hi >> sh) & 1) << 1 | ((lo >> sh) & 1);
+                        b += 1;
+                        x += 1;
+                    }
+                }
+            }
+        }
+        // Objects: lowest priority first, so higher ones overwrite.
+        let mut obj = [ObjPixel::default(); WIDTH];
+        let mut any_obj = false;
+        if self.lcdc & 0x02 != 0 && self.line_obj_count != 0 {
+            let (objs, n) = self.objects_by_priority();
+            for &i in objs[..n].iter().rev() {
+                let i = i as usize;
+                let ox = self.oam[i * 4 + 1] as isize - 8;
+                if ox >= x1 as isize || ox + 8 <= x0 as isize {
+                    continue;
+                }
+                let attrs = self.oam[i * 4 + 3];
+                let pal = if attrs & 0x10 != 0 {
+                    self.obp1
+                } else {
+                    self.obp0
+                };
+                let (lo, hi) = self.object_row(i);
+                for b in 0..8 {
+                    let x = ox + b;
+                    if x < x0 as isize || x >= x1 as isize {
+                        continue;
+                    }
+                    let sh = 7 - b;
+                    let c = ((hi >> sh) & 1) << 1 | ((lo >> sh) & 1);
+                    if c != 0 {
+                        obj[x as usize] = ObjPixel {
+                            color: c,
+                            shade: (pal >> (c * 2)) & 3,
+                            behind_bg: attrs & 0x80 != 0,
+                        };
+                        any_obj = true;
+                    }
+                }
+            }
+        }
+        let row = ly as usize * WIDTH;
+        let bgp = self.bgp;
+        let out = &mut self.frame[row + x0..row + x1];
+        for (k, px) in out.iter_mut().enumerate() {
+            let x = x0 + k;
+            let c = bg[x];
+            *px = (bgp >> (c * 2)) & 3;
+            if any_obj {
+                let o = obj[x];
+                if o.color != 0 && !(o.behind_bg && c != 0) {
+                    *px = o.shade;
+                }
+            }
+        }
+    }
+
+    /// One pixel from first principles (the reference renderer).
+    fn reference_pixel(&mut self, x: usize) -> u8 {
+        let ly = self.ly;
+        let mut bg_color = 0u8;
+        if self.lcdc & 0x01 != 0 {
+            let in_window = match self.window_start() {
+                Some(w) => x >= w,
+                None => false,
+            };
+            let (map, px, py) = if in_window {
+                self.window_drawn_this_line = true;
+                let map = if self.lcdc & 0x40 != 0 {
+                    0x9C00
+                } else {
+                    0x9800
+                };
+                (map, x + 7 - self.wx as usize, self.window_line as usize)
+            } else {
+                let map = if self.lcdc & 0x08 != 0 {
+                    0x9C00
+                } else {
+                    0x9800
+                };
+                (
+                    map,
+                    (x + self.scx as usize) % 256,
+                    (ly as usize + self.scy as usize) % 256,
+                )
+            };
+            let tile_index = self.vram[map - 0x8000 + (py / 8) * 32 + (px / 8) % 32];
+            let tile_addr: usize = if self.lcdc & 0x10 != 0 {
+                0x8000 + 16 * tile_index as usize
+            } else {
+                (0x9000 + 16 * (tile_index as i8 as i32)) as usize
+            };
+            let row_addr = tile_addr - 0x8000 + 2 * (py % 8);
+            let bit = 7 - (px % 8);
+            let lo = (self.vram[row_addr] >> bit) & 1;
+            let hi = (self.vram[row_addr + 1] >> bit) & 1;
+            bg_color = hi * 2 + lo;
+        }
+        let bg_shade = (self.bgp >> (2 * bg_color)) & 3;
+        if self.lcdc & 0x02 == 0 {
+            return bg_shade;
+        }
+        // The winning object: the opaque one with the smallest X, then the
+        // smallest OAM index.
+        let mut best: Option<(u8, usize, u8, u8)> = None; // (x, index, color, attrs)
+        for k in 0..self.line_obj_count as usize {
+            let i = self.line_objs[k] as usize;
+            let ox = self.oam[i * 4 + 1];
+            let left = ox as isize - 8;
+            if (x as isize) < left || (x as isize) >= left + 8 {
+                continue;
+            }
+            let attrs = self.oam[i * 4 + 3];
+            let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+            let mut row = ly as usize + 16 - self.oam[i * 4] as usize;
+            if attrs & 0x40 != 0 {
+                row = height - 1 - row;
+            }
+            let mut col = (x as isize - left) as usize;
+            if attrs & 0x20 != 0 {
+                col = 7 - col;
+            }
+            let tile = if height == 16 {
+                self.oam[i * 4 + 2] & 0xFE
+            } else {
+                self.oam[i * 4 + 2]
+            };
+            let addr = 16 * tile as usize + 2 * row;
+            let bit = 7 - col;
+            let color = ((self.vram[addr + 1] >> bit) & 1) * 2 + ((self.vram[addr] >> bit) & 1);
+            if color == 0 {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((bx, bi, _, _)) => ox < bx || (ox == bx && i < bi),
+            };
+            if better {
+                best = Some((ox, i, color, attrs));
+            }
+        }
+        match best {
+            Some((_, _, color, attrs)) if !(attrs & 0x80 != 0 && bg_color != 0) => {
+                let pal = if attrs & 0x10 != 0 {
+                    self.obp1
+                } else {
+                    self.obp0
+                };
+                (pal >> (2 * color)) & 3
+            }
+            _ => bg_shade,
+        }
     }
 }

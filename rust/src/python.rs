@@ -483,10 +483,12 @@ impl PyGameBoy {
         while left > 0 {
             let n = left.min(FRAMES_PER_SIGNAL_CHECK);
             let gb = &mut core.gb;
+            // Only the last frame of the call is drawn (as PyBoy does).
+            let last_chunk = left == n;
             let ran = py.detach(|| {
                 no_panic(|| {
-                    for _ in 0..n {
-                        gb.run_frame(render);
+                    for i in 0..n {
+                        gb.run_frame(render && last_chunk && i + 1 == n);
                     }
                 })
             });
