@@ -1,16 +1,17 @@
 //! Run a ROM headless for N frames and print serial output, registers, the
 //! Blargg $A000 result block and timing:
-//! `cargo run --release --example runrom -- ROM [FRAMES] [--reference]`.
+//! `cargo run --release --example runrom -- ROM [FRAMES] [--reference] [--render]`
+//! (`--render` draws every frame).
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 2 {
-        eprintln!("usage: runrom ROM [FRAMES] [--reference]");
+        eprintln!("usage: runrom ROM [FRAMES] [--reference] [--render]");
         std::process::exit(2);
     }
     let rom = std::fs::read(&args[1]).expect("read ROM");
-    let frames: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(600);
+    let frames: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(600);
     let mut gb = emurust::GameBoy::new(&rom, None).expect("load ROM");
     for w in gb.warnings() {
         eprintln!("warning: {w}");
@@ -18,8 +19,11 @@ fn main() {
     if args.iter().any(|a| a == "--reference") {
         gb.set_reference_mode(true);
     }
+    let render = args.iter().any(|a| a == "--render");
     let t = Instant::now();
-    gb.run_frames(frames, false);
+    for _ in 0..frames {
+        gb.run_frame(render);
+    }
     let dt = t.elapsed().as_secs_f64();
     println!("serial: {:?}", String::from_utf8_lossy(gb.serial_output()));
     let block: Vec<u8> = (0xA000..0xA100u16).map(|a| gb.peek(a)).collect();

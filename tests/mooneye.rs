@@ -58,18 +58,12 @@ mooneye! {
     ppu_hblank_ly_scx_timing_gs: "mooneye/acceptance/ppu/hblank_ly_scx_timing-GS.gb";
     ppu_intr_1_2_timing_gs: "mooneye/acceptance/ppu/intr_1_2_timing-GS.gb";
     ppu_intr_2_0_timing: "mooneye/acceptance/ppu/intr_2_0_timing.gb";
-    #[ignore = "mode-3 object penalties are approximate until the pixel-FIFO PPU (PPU issue)"]
     ppu_intr_2_mode0_timing_sprites: "mooneye/acceptance/ppu/intr_2_mode0_timing_sprites.gb";
-    #[ignore = "STAT mode 3 start is off by one M-cycle in the transition-level PPU model (PPU issue)"]
     ppu_intr_2_mode3_timing: "mooneye/acceptance/ppu/intr_2_mode3_timing.gb";
-    #[ignore = "OAM accessibility at the mode 2 -> 3 edge not modelled to the dot (PPU issue)"]
     ppu_intr_2_oam_ok_timing: "mooneye/acceptance/ppu/intr_2_oam_ok_timing.gb";
-    #[ignore = "LCD-on line 0 timing not yet calibrated (PPU issue)"]
     ppu_lcdon_timing_gs: "mooneye/acceptance/ppu/lcdon_timing-GS.gb";
-    #[ignore = "LCD-on line 0 OAM/VRAM write windows not yet calibrated (PPU issue)"]
     ppu_lcdon_write_timing_gs: "mooneye/acceptance/ppu/lcdon_write_timing-GS.gb";
     ppu_stat_irq_blocking: "mooneye/acceptance/ppu/stat_irq_blocking.gb";
-    #[ignore = "LY=LYC comparator behaviour across LCD off/on not modelled (PPU issue)"]
     ppu_stat_lyc_onoff: "mooneye/acceptance/ppu/stat_lyc_onoff.gb";
     ppu_vblank_stat_intr_gs: "mooneye/acceptance/ppu/vblank_stat_intr-GS.gb";
     mbc1_bits_bank1: "mooneye/emulator-only/mbc1/bits_bank1.gb";

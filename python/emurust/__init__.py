@@ -7,6 +7,8 @@ Quick start::
     gb = emurust.GameBoy("tetris.gb")
     gb.tick(60, render=False)          # one second of emulated time
     gb.button("start")                 # press START for one frame
+    gb.tick()                          # run a frame and draw it
+    pixels = gb.screen                 # (144, 160, 3) uint8, a read-only view updated in place
     print(gb.memory[0xC000], gb.registers["pc"])
     state = gb.save_state()
 
@@ -24,16 +26,18 @@ from emurust._core import (
     InvalidRomError,
     InvalidStateError,
     Memory,
+    SoundOffError,
     UnsupportedCartridgeError,
 )
 from emurust._core import __version__ as __version__
-from emurust._gameboy import BUTTONS, GameBoy, RomSource
+from emurust._gameboy import BUTTONS, ColourLike, GameBoy, PaletteLike, RomSource
 from emurust._paths import roms_dir
 
 __all__ = [
     "BOOT_ROM_SIZE",
     "BUTTONS",
     "MAX_ROM_SIZE",
+    "ColourLike",
     "EmuRustError",
     "EmuRustWarning",
     "GameBoy",
@@ -43,7 +47,9 @@ __all__ = [
     "InvalidRomError",
     "InvalidStateError",
     "Memory",
+    "PaletteLike",
     "RomSource",
+    "SoundOffError",
     "UnsupportedCartridgeError",
     "__version__",
     "roms_dir",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import stat
 import warnings
-from typing import TYPE_CHECKING, Union
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, SupportsIndex, Union
 
 from emurust import _core
 from emurust._core import BOOT_ROM_SIZE, MAX_ROM_SIZE, EmuRustWarning, InvalidRomError
@@ -15,6 +16,12 @@ if TYPE_CHECKING:
 
 RomSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
 """A ROM given as a file path or as the image itself."""
+
+ColourLike = Union[Sequence[SupportsIndex], SupportsIndex]
+"""A palette colour: ``(r, g, b)`` ints 0..=255, or an int ``0xRRGGBB``."""
+
+PaletteLike = Sequence[ColourLike]
+"""Four colours for shades 0..=3, lightest first (see :attr:`GameBoy.palette`)."""
 
 BUTTONS: tuple[str, ...] = ("a", "b", "start", "select", "up", "down", "left", "right")
 """Valid button names (case-insensitive) for :meth:`GameBoy.button` and friends."""
@@ -51,19 +58,36 @@ class GameBoy(_core.GameBoy):
     ``boot_rom`` likewise, and must be exactly 256 bytes (else :class:`InvalidRomError`).
     Without a boot ROM the machine starts in the documented post-boot state.
 
+    ``palette`` (optional) sets the four screen colours, lightest first, as
+    :attr:`palette` does (default: the DMG greys ``FF``/``AA``/``55``/``00``).
+    ``sound_sample_rate`` (optional, in Hz; PyBoy uses 48000) switches sound output on:
+    :attr:`sound` then holds the samples of the last :meth:`tick`. Off by default.
+
     Raises :class:`FileNotFoundError` for a missing file, :class:`InvalidRomError` for an
     image that cannot be loaded (ROM larger than 8 MiB, shorter than its header...) and
     :class:`UnsupportedCartridgeError` (an ``InvalidRomError``) for a cartridge type that is
-    not emulated. Problems that do not stop loading (a bad header checksum...) are emitted
-    as :class:`EmuRustWarning` and kept in :attr:`warnings`.
+    not emulated; :class:`InvalidArgumentError` (or :class:`TypeError`) for a bad
+    ``palette`` or ``sound_sample_rate``. Problems that do not stop loading (a bad header
+    checksum...) are emitted as :class:`EmuRustWarning` and kept in :attr:`warnings`.
     """
 
     __slots__ = ()
 
-    def __new__(cls, rom: RomSource, *, boot_rom: RomSource | None = None) -> Self:
+    def __new__(
+        cls,
+        rom: RomSource,
+        *,
+        boot_rom: RomSource | None = None,
+        palette: PaletteLike | None = None,
+        sound_sample_rate: int | None = None,
+    ) -> Self:
         data = _read_image(rom, "rom", MAX_ROM_SIZE)
         boot = None if boot_rom is None else _read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
         self = super().__new__(cls, data, boot)
+        if palette is not None:
+            self.palette = palette
+        if sound_sample_rate is not None:
+            self.sound_sample_rate = sound_sample_rate
         for message in self.warnings:
             warnings.warn(message, EmuRustWarning, stacklevel=2)
         return self

@@ -17,7 +17,17 @@ Suites (DMG only; ROMs missing from ``emurust.roms_dir()`` are skipped with a no
 * ``mooneye``: every ROM under ``mooneye/acceptance`` and ``mooneye/emulator-only/{mbc1,mbc2,mbc5}``
   meant for a DMG (unsuffixed, ``-G``, ``-GS``, ``-dmgABC``, ``-dmgABCmgb``). Verdict after
   every frame: B,C,D,E,H,L = 3,5,8,13,21,34 passes, all 0x42 fails; 1200 frames, else timeout.
-* ``samesuite``: ``interrupt/ei_delay_halt.gb`` (Mooneye rule).
+* ``samesuite``: ``interrupt/ei_delay_halt.gb`` and the two DMG ``apu/channel_3`` ROMs
+  (Mooneye rule).
+* ``sound``: Blargg dmg_sound (combined + 12 singles), $A000 rule.
+* ``oam_bug``: Blargg oam_bug (combined + 8 singles), $A000 rule.
+* ``acid2``: dmg-acid2, screenshot rule: the screen after ``budget`` frames must equal the DMG
+  reference image pixel for pixel (shades). emurust renders only the last frame
+  (``tick(budget, render=True)``); PyBoy renders every frame, its best case (its window
+  rendering depends on earlier frames having been rendered).
+* ``mealybug``: mealybug-tearoom-tests with a DMG-blob expected image, screenshot rule.
+* ``gbmicrotest``: every ROM in ``gbmicrotest/``; passes iff 0xFF82 == 0x01 after 30 frames
+  (its README: 0x01 pass, 0xFF fail; HOWTO-c-sp: check only 0xFF82).
 
 Both emulators are judged by the same functions (:func:`run_rules`, over a :class:`Probe`
 of callables), so a difference in verdict is a difference in emulation.
@@ -104,14 +114,72 @@ BLARGG_ROMS: tuple[tuple[str, int, str | None], ...] = (
     ("blargg/interrupt_time/interrupt_time.gb", 1000, DMG_CHECKSUM_INTERRUPT_TIME),
 )
 
+# Blargg's sound and OAM-bug suites ($A000 rule): suite, path, frame budget. Run lengths on
+# a DMG per HOWTO-c-sp.md: dmg_sound 36 s (2150 frames), oam_bug 21 s (1250 frames).
+BLARGG_EXTRA_ROMS: tuple[tuple[str, str, int], ...] = (
+    ("sound", "blargg/dmg_sound/dmg_sound.gb", 2600),
+    *(
+        ("sound", f"blargg/dmg_sound/rom_singles/{name}.gb", 1200)
+        for name in (
+            "01-registers",
+            "02-len ctr",
+            "03-trigger",
+            "04-sweep",
+            "05-sweep details",
+            "06-overflow on trigger",
+            "07-len sweep period sync",
+            "08-len ctr during power",
+            "09-wave read while on",
+            "10-wave trigger while on",
+            "11-regs after power",
+            "12-wave write while on",
+        )
+    ),
+    ("oam_bug", "blargg/oam_bug/oam_bug.gb", 1600),
+    *(
+        ("oam_bug", f"blargg/oam_bug/rom_singles/{name}.gb", 800)
+        for name in (
+            "1-lcd_sync",
+            "2-causes",
+            "3-non_causes",
+            "4-scanline_timing",
+            "5-timing_bug",
+            "6-timing_no_bug",
+            "7-timing_effect",
+            "8-instr_effect",
+        )
+    ),
+)
+
+ACID2 = ("acid2/dmg-acid2.gb", "acid2/dmg-acid2-reference-dmg.png")
+ACID2_FRAMES = 120
+MEALYBUG_DIR = "mealybug-tearoom-tests"
+MEALYBUG_EXPECTED = "mealybug-tearoom-tests/expected/DMG-blob"
+MEALYBUG_FRAMES = 60
+GBMICROTEST_DIR = "gbmicrotest"
+GBMICROTEST_FRAMES = 30
+
 MOONEYE_DIRS = (
     "mooneye/acceptance",
     "mooneye/emulator-only/mbc1",
     "mooneye/emulator-only/mbc2",
     "mooneye/emulator-only/mbc5",
 )
-SAMESUITE_ROMS = ("samesuite/interrupt/ei_delay_halt.gb",)
-SUITES = ("blargg", "mooneye", "samesuite")
+SAMESUITE_ROMS = (
+    "samesuite/interrupt/ei_delay_halt.gb",
+    "samesuite/apu/channel_3/channel_3_wave_ram_dac_on_rw.gb",
+    "samesuite/apu/channel_3/channel_3_wave_ram_locked_write.gb",
+)
+SUITES = (
+    "blargg",
+    "mooneye",
+    "samesuite",
+    "sound",
+    "oam_bug",
+    "acid2",
+    "mealybug",
+    "gbmicrotest",
+)
 
 # Mooneye name suffixes (after the last "-") that include a DMG rev A/B/C; other model tags
 # (S, A, C, dmg0, mgb, sgb, sgb2, cgb..., agb..., ags...) target other hardware.
@@ -124,22 +192,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "mooneye/acceptance/timer/rapid_toggle.gb": (
         "TAC write glitch timing within the M-cycle not yet matched"
     ),
-    "mooneye/acceptance/ppu/intr_2_mode0_timing_sprites.gb": (
-        "mode-3 object penalties are approximate until the pixel-FIFO PPU"
-    ),
-    "mooneye/acceptance/ppu/intr_2_mode3_timing.gb": (
-        "STAT mode 3 start is off by one M-cycle in the transition-level PPU model"
-    ),
-    "mooneye/acceptance/ppu/intr_2_oam_ok_timing.gb": (
-        "OAM accessibility at the mode 2 -> 3 edge not modelled to the dot"
-    ),
-    "mooneye/acceptance/ppu/lcdon_timing-GS.gb": "LCD-on line 0 timing not yet calibrated",
-    "mooneye/acceptance/ppu/lcdon_write_timing-GS.gb": (
-        "LCD-on line 0 OAM/VRAM write windows not yet calibrated"
-    ),
-    "mooneye/acceptance/ppu/stat_lyc_onoff.gb": (
-        "LY=LYC comparator behaviour across LCD off/on not modelled"
-    ),
 }
 
 
@@ -147,9 +199,11 @@ KNOWN_FAILURES: dict[str, str] = {
 class RomSpec:
     """One ROM to run: its suite, path under the ROM folder, rule and frame budget.
 
-    ``protocol`` is ``"blargg"``, ``"mooneye"`` or ``"auto"`` (both rules, for an unknown
-    ROM). ``dmg_checksum``: a Blargg "Failed" whose text holds this checksum is the DMG
-    hardware's own result and counts as a pass.
+    ``protocol`` is ``"blargg"``, ``"mooneye"``, ``"auto"`` (both rules, for an unknown
+    ROM), ``"screenshot"`` (the screen after ``budget`` frames against the image
+    ``reference``, a path) or ``"gbmicrotest"`` (0xFF82 == 0x01 after ``budget`` frames).
+    ``dmg_checksum``: a Blargg "Failed" whose text holds this checksum is the DMG hardware's
+    own result and counts as a pass.
     """
 
     suite: str
@@ -157,6 +211,7 @@ class RomSpec:
     protocol: str
     budget: int
     dmg_checksum: str | None = None
+    reference: str | None = None
 
 
 def is_dmg_mooneye_rom(name: str) -> bool:
@@ -207,7 +262,60 @@ def catalogue(roms: Path) -> tuple[list[RomSpec], list[str]]:
             specs.append(RomSpec("samesuite", rel, "mooneye", MOONEYE_BUDGET))
         else:
             notes.append(f"samesuite: {rel} not found, skipped")
+    for suite, rel, budget in BLARGG_EXTRA_ROMS:
+        if (roms / rel).is_file():
+            specs.append(RomSpec(suite, rel, "blargg", budget))
+        else:
+            notes.append(f"{suite}: {rel} not found, skipped")
+    screenshots = _pillow_available()
+    if not screenshots:
+        notes.append("acid2, mealybug: Pillow is not installed (pip install pillow), skipped")
+    elif (roms / ACID2[0]).is_file() and (roms / ACID2[1]).is_file():
+        specs.append(
+            RomSpec("acid2", ACID2[0], "screenshot", ACID2_FRAMES, reference=str(roms / ACID2[1]))
+        )
+    else:
+        notes.append(f"acid2: {ACID2[0]} or its reference image not found, skipped")
+    expected = roms / MEALYBUG_EXPECTED
+    if screenshots and expected.is_dir():
+        for png in sorted(expected.glob("*.png")):
+            rel = f"{MEALYBUG_DIR}/{png.stem}.gb"
+            if (roms / rel).is_file():
+                ref = str(png)
+                specs.append(RomSpec("mealybug", rel, "screenshot", MEALYBUG_FRAMES, reference=ref))
+    elif screenshots:
+        notes.append(f"mealybug: {MEALYBUG_EXPECTED} not found, skipped")
+    micro = roms / GBMICROTEST_DIR
+    if micro.is_dir():
+        specs.extend(
+            RomSpec(
+                "gbmicrotest", p.relative_to(roms).as_posix(), "gbmicrotest", GBMICROTEST_FRAMES
+            )
+            for p in sorted(micro.glob("*.gb"))
+        )
+    else:
+        notes.append(f"gbmicrotest: {GBMICROTEST_DIR} not found, skipped")
     return specs, notes
+
+
+def _pillow_available() -> bool:
+    try:
+        importlib.import_module("PIL.Image")
+    except ImportError:
+        return False
+    return True
+
+
+def reference_shades(path: Path) -> Any:
+    """A reference screenshot as a (144, 160) array of shades 0..3 (0 = white): each pixel's
+    grey level (RGB averaged) mapped to the nearest of FF, AA, 55, 00."""
+    import numpy as np
+
+    image = importlib.import_module("PIL.Image")
+    with image.open(path) as im:
+        grey = np.asarray(im.convert("RGB"), dtype=np.int32).mean(axis=2)
+    levels = np.array([0xFF, 0xAA, 0x55, 0x00])
+    return np.abs(grey[..., None] - levels).argmin(axis=2).astype(np.uint8)
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,6 +332,8 @@ class Probe:
     peek: Callable[[int], int]
     serial: Callable[[], bytes]
     close: Callable[[], None] = lambda: None
+    #: Run ``n`` frames and return the last frame's screen as (144, 160) shades 0..3.
+    screenshot: Callable[[int], Any] | None = None
 
 
 @dataclass
@@ -293,6 +403,15 @@ def run_rules(probe: Probe, spec: RomSpec) -> Verdict:
 
     Mooneye registers are read after every frame; the Blargg text every 10 frames and at the
     end of the budget. ``auto`` checks both."""
+    if spec.protocol == "screenshot":
+        return _screenshot_rule(probe, spec)
+    if spec.protocol == "gbmicrotest":
+        start = time.perf_counter()
+        probe.step(spec.budget)
+        ff82 = probe.peek(0xFF82)
+        detail = f"FF80..FF82 = {probe.peek(0xFF80):02X} {probe.peek(0xFF81):02X} {ff82:02X}"
+        status = "pass" if ff82 == 0x01 else "fail"
+        return Verdict(status, spec.budget, time.perf_counter() - start, detail)
     mooneye = spec.protocol in ("mooneye", "auto")
     blargg = spec.protocol in ("blargg", "auto")
     if not (mooneye or blargg):
@@ -336,6 +455,26 @@ def run_rules(probe: Probe, spec: RomSpec) -> Verdict:
     )
 
 
+def _screenshot_rule(probe: Probe, spec: RomSpec) -> Verdict:
+    """The screen after ``spec.budget`` frames against ``spec.reference``: 0 differing pixels
+    passes (the tests' pictures are static once they reach their ``LD B,B`` breakpoint)."""
+    import numpy as np
+
+    if probe.screenshot is None or spec.reference is None:
+        return Verdict("n/a", 0, 0.0, "this emulator gives no screenshots")
+    start = time.perf_counter()
+    shades = np.asarray(probe.screenshot(spec.budget))
+    expected = reference_shades(Path(spec.reference))
+    diff = int((shades != expected).sum())
+    detail = "pixel-exact" if diff == 0 else f"{diff} pixels differ"
+    if diff:
+        rows = np.nonzero((shades != expected).any(axis=1))[0]
+        detail += f" (rows {rows.min()}..{rows.max()})"
+    return Verdict(
+        "pass" if diff == 0 else "fail", spec.budget, time.perf_counter() - start, detail
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # The emulators
 
@@ -353,11 +492,16 @@ def emurust_probe(rom: str | os.PathLike[str] | bytes) -> Probe:
         r = gb.registers
         return (r["b"], r["c"], r["d"], r["e"], r["h"], r["l"])
 
+    def screenshot(n: int) -> Any:
+        gb.tick(n, render=True)  # draws only the last frame
+        return gb.screen_shades.copy()
+
     return Probe(
         step=step,
         registers=registers,
         peek=lambda addr: gb.memory[addr],
         serial=lambda: gb.serial_output,
+        screenshot=screenshot,
     )
 
 
@@ -412,12 +556,24 @@ def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
         hl = int(r.HL)
         return (int(r.B), int(r.C), int(r.D), int(r.E), hl >> 8, hl & 0xFF)
 
+    def screenshot(n: int) -> Any:
+        import numpy as np
+
+        for _ in range(n):
+            pb.tick(1, True, False)  # every frame rendered: PyBoy's best case
+            drain()
+        rgb = np.asarray(pb.screen.ndarray)[..., :3].astype(np.int32)
+        # PyBoy's default DMG palette: FFFFFF, 999999, 555555, 000000 (shades 0..3).
+        levels = np.array([0xFF, 0x99, 0x55, 0x00])
+        return np.abs(rgb.mean(axis=2)[..., None] - levels).argmin(axis=2).astype(np.uint8)
+
     return Probe(
         step=step,
         registers=registers,
         peek=lambda addr: int(pb.memory[addr]),
         serial=lambda: bytes(out),
         close=lambda: pb.stop(save=False),
+        screenshot=screenshot,
     )
 
 
@@ -645,7 +801,8 @@ def _selected(args: argparse.Namespace, roms: Path) -> tuple[list[RomSpec], list
         ]
     if args.frames is not None:
         specs = [
-            RomSpec(s.suite, s.rel, s.protocol, max(1, args.frames), s.dmg_checksum) for s in specs
+            RomSpec(s.suite, s.rel, s.protocol, max(1, args.frames), s.dmg_checksum, s.reference)
+            for s in specs
         ]
     return specs, notes
 

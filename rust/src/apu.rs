@@ -1,114 +1,1176 @@
-//! Sound registers (register level only for now: storage, read masks, power
-//! on/off). Channel emulation and sample output come with the APU issue.
+//! The DMG APU: two square channels (the first with a frequency sweep), the
+//! wave channel, the noise channel, the frame sequencer and the mixer.
+//!
+//! Hardware facts come from Pan Docs ("Audio", "Audio Registers", "Audio
+//! details") and the gbdev wiki "Gameboy sound hardware" page; the obscure
+//! behaviours (extra length clocks, sweep negate quirk, DMG wave RAM access
+//! and trigger corruption...) are the ones Blargg's dmg_sound ROMs check.
+//!
+//! # Laziness
+//!
+//! The APU is only brought up to date when one of its registers is accessed
+//! (or, with sample output on, at the end of a frame): [`Apu::catch_up`]
+//! walks the frame-sequencer edges between the last catch-up and `now`
+//! (falling edges of system-counter bit 12 = DIV bit 4; the counter value is
+//! passed in, and writing DIV catches the APU up first, then reports the
+//! reset with [`Apu::div_reset`]), and channel frequency timers are advanced
+//! in closed form only when something needs them (a period or on/off change,
+//! a wave RAM access, a sample). With sample output off a frame costs the APU
+//! nothing unless the game touches a sound register, and no scheduler event
+//! exists for it.
+//!
+//! The reference twin (`reference == true`, used by `Hardware::reference`)
+//! steps every channel and the frame-sequencer edge detector one T-cycle at a
+//! time; unit tests and the `reference_path` integration test check the two
+//! agree.
+//!
+//! # Sample output
+//!
+//! Off by default. When on, one stereo sample (L, R as signed 8-bit) is taken
+//! every `4194304 / rate` T-cycles (exactly: sample k of each emulated second
+//! at `ceil(k * 4194304 / rate)`), by point sampling the channels' digital
+//! outputs at that T-cycle, with their exact timing. The mix follows PyBoy
+//! 2.8.1 so numbers are comparable: each channel outputs 0..=15 (square:
+//! volume when its duty bit is 1; wave: the sample nibble shifted by the
+//! NR32 code; noise: volume when LFSR bit 0 is 0), a side is the sum of the
+//! channels NR51 routes to it (0..=60), NR50 is ignored, and a powered-off
+//! APU outputs 0.
 
-use crate::error::Result;
+mod channels;
+mod lfsr;
+
+use channels::{Channel, Common, Envelope, Noise, Square, Wave};
+
+use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter, Stateful};
 
-/// Bits that read back as 1 for 0xFF10..=0xFF2F (Pan Docs / Blargg dmg_sound).
-const READ_MASK: [u8; 0x20] = [
-    0x80, 0x3F, 0x00, 0xFF, 0xBF, // NR10-NR14
-    0xFF, 0x3F, 0x00, 0xFF, 0xBF, // -, NR21-NR24
-    0x7F, 0xFF, 0x9F, 0xFF, 0xBF, // NR30-NR34
-    0xFF, 0xFF, 0x00, 0x00, 0xBF, // -, NR41-NR44
-    0x00, 0x00, 0x70, // NR50-NR52
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-];
+/// T-cycles per second.
+pub const CLOCK_HZ: u64 = 4_194_304;
+/// Accepted sample rates (Hz).
+pub const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 8000..=192_000;
+/// The frame sequencer steps on every falling edge of system-counter bit 12.
+const FS_PERIOD: u64 = 8192;
+/// Frame-sequencer steps after which every timer it drives repeats: the
+/// 8-step cycle, envelope periods of 8..=64 steps and sweep periods of
+/// 4..=32 steps all divide it.
+const FS_CYCLE: u64 = 6720;
+/// A catch-up longer than this (a minute of emulated time without touching
+/// the APU, or a corrupted state) brings the bulk up to date in the fast
+/// path with no sample output, so it stays bounded in time.
+const BULK: u64 = 1 << 28;
+/// Sample output keeps at most this many seconds between two frames.
+const MAX_BUFFERED_SECONDS: usize = 4;
 
+// ---- DMG wave channel timing, calibrated on Blargg's dmg_sound 09, 10 and
+// 12 (each checks 69 trigger-to-access distances 2 T-cycles apart).
+
+/// Extra T-cycles before the first wave RAM read after a trigger.
+const WAVE_TRIGGER_DELAY: u64 = 6;
+/// Retriggering corrupts wave RAM when the channel's next read is due this
+/// many T-cycles after the trigger write.
+const WAVE_CORRUPT_AHEAD: u64 = 2;
+
+/// The emulated sound hardware (everything but the sample output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Chip {
+    /// Time up to which the frame sequencer has been run.
+    last: u64,
+    powered: bool,
+    /// The frame-sequencer step that the next edge runs (0..=7).
+    fs_step: u8,
+    ch1: Square,
+    ch2: Square,
+    ch3: Wave,
+    ch4: Noise,
+    nr50: u8,
+    nr51: u8,
+}
+
+/// What the frame sequencer reads and writes (compared to detect that it
+/// has become periodic, see `Chip::skip_cycles`).
+#[derive(PartialEq, Eq)]
+struct FsState {
+    fs_step: u8,
+    common: [Common; 4],
+    env: [Envelope; 3],
+    sweep: (u8, u16, u16, u8, bool, bool),
+}
+
+/// Sample output configuration, schedule and buffer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SampleOut {
+    /// Samples per second; 0 = off.
+    rate: u32,
+    /// Time of sample 0 of the current emulated second.
+    epoch: u64,
+    /// Index of the next sample within that second.
+    index: u64,
+    /// Time of the next sample.
+    next_at: u64,
+    /// Interleaved L, R.
+    buf: Vec<i8>,
+}
+
+impl SampleOut {
+    fn time_of(&self, index: u64) -> u64 {
+        let rate = self.rate.max(1) as u64;
+        self.epoch + (index * CLOCK_HZ).div_ceil(rate)
+    }
+
+    /// Restart the schedule: the first sample comes after time `t`.
+    fn start(&mut self, t: u64) {
+        self.epoch = t;
+        self.index = 1;
+        self.next_at = self.time_of(1);
+    }
+
+    #[inline]
+    fn emit(&mut self, (l, r): (i8, i8)) {
+        if self.buf.len() < MAX_BUFFERED_SECONDS * 2 * self.rate as usize {
+            self.buf.push(l);
+            self.buf.push(r);
+        }
+        self.index += 1;
+        if self.index >= self.rate as u64 {
+            self.epoch += CLOCK_HZ;
+            self.index = 0;
+        }
+        self.next_at = self.time_of(self.index);
+    }
+}
+
+/// The APU and its optional sample output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Apu {
-    regs: [u8; 0x20],
-    pub wave: [u8; 16],
+    chip: Chip,
+    out: SampleOut,
+}
+
+/// Length counter clock (frame-sequencer steps 0, 2, 4, 6).
+#[inline]
+fn clock_length<C: Channel>(ch: &mut C, t: u64) {
+    let c = ch.common();
+    if c.len_enable && c.length > 0 {
+        c.length -= 1;
+        if c.length == 0 && c.on {
+            ch.disable(t);
+        }
+    }
+}
+
+/// The length part of an NRx4 write at `now`; returns whether it triggers.
+/// `odd` = the next frame-sequencer step does not clock length counters,
+/// which gives the extra-clock quirks (gbdev wiki, Obscure Behavior).
+fn write_length_enable<C: Channel>(ch: &mut C, value: u8, odd: bool, max: u16, now: u64) -> bool {
+    let trigger = value & 0x80 != 0;
+    let c = ch.common();
+    let was_enabled = c.len_enable;
+    c.len_enable = value & 0x40 != 0;
+    if odd && !was_enabled && c.len_enable && c.length > 0 {
+        c.length -= 1;
+        if c.length == 0 && !trigger && c.on {
+            ch.disable(now);
+        }
+    }
+    let c = ch.common();
+    if trigger && c.length == 0 {
+        c.length = if odd && c.len_enable { max - 1 } else { max };
+    }
+    trigger
+}
+
+/// NR14/NR24 write at `now` (channel 1 also runs its sweep on a trigger).
+fn write_square_nrx4(ch: &mut Square, value: u8, fs_step: u8, now: u64, sweep: bool) {
+    ch.advance(now);
+    ch.freq = (ch.freq & 0xFF) | ((value & 7) as u16) << 8;
+    if write_length_enable(ch, value, fs_step & 1 != 0, 64, now) {
+        ch.c.on = true;
+        ch.trigger_timer(now);
+        ch.env.trigger(fs_step == 7);
+        if sweep {
+            ch.trigger_sweep(now);
+        }
+        if !ch.env.dac_on() {
+            ch.c.on = false;
+        }
+    }
+}
+
+impl Chip {
+    fn new() -> Chip {
+        Chip {
+            last: 0,
+            powered: false,
+            fs_step: 0,
+            ch1: Square::default(),
+            ch2: Square::default(),
+            ch3: Wave {
+                last_read: u64::MAX,
+                ..Wave::default()
+            },
+            ch4: Noise::default(),
+            nr50: 0,
+            nr51: 0,
+        }
+    }
+
+    fn fs_state(&self) -> FsState {
+        let s = &self.ch1;
+        FsState {
+            fs_step: self.fs_step,
+            common: [self.ch1.c, self.ch2.c, self.ch3.c, self.ch4.c],
+            env: [self.ch1.env, self.ch2.env, self.ch4.env],
+            sweep: (
+                s.nr10,
+                s.shadow,
+                s.freq,
+                s.sweep_timer,
+                s.sweep_enabled,
+                s.negate_used,
+            ),
+        }
+    }
+
+    /// Bring every channel's timer up to `t`.
+    fn advance_all(&mut self, t: u64) {
+        self.ch1.advance(t);
+        self.ch2.advance(t);
+        self.ch3.advance(t);
+        self.ch4.advance(t);
+    }
+
+    /// One frame-sequencer step at time `t`.
+    fn frame_step(&mut self, t: u64) {
+        let step = self.fs_step;
+        self.fs_step = (step + 1) & 7;
+        if step & 1 == 0 {
+            clock_length(&mut self.ch1, t);
+            clock_length(&mut self.ch2, t);
+            clock_length(&mut self.ch3, t);
+            clock_length(&mut self.ch4, t);
+        }
+        if step == 2 || step == 6 {
+            self.ch1.clock_sweep(t);
+        }
+        if step == 7 {
+            if self.ch1.c.on {
+                self.ch1.env.clock();
+            }
+            if self.ch2.c.on {
+                self.ch2.env.clock();
+            }
+            if self.ch4.c.on {
+                self.ch4.env.clock();
+            }
+        }
+    }
+
+    /// Catch up to `now`; `counter` is the system counter at `now`.
+    #[inline(never)]
+    fn catch_up(
+        &mut self,
+        now: u64,
+        counter: u16,
+        reference: bool,
+        mut out: Option<&mut SampleOut>,
+    ) {
+        if now <= self.last {
+            return;
+        }
+        if now - self.last > BULK {
+            let mid = now - BULK / 2;
+            let c_mid = counter.wrapping_sub((now - mid) as u16);
+            self.catch_up_fast(mid, c_mid, None, true);
+            if let Some(o) = out.as_deref_mut() {
+                o.start(mid);
+            }
+        }
+        if reference {
+            self.catch_up_ref(now, counter, out);
+        } else {
+            self.catch_up_fast(now, counter, out, true);
+        }
+    }
+
+    /// System counter modulo the frame-sequencer period at `self.last`.
+    #[inline]
+    fn phase_at_last(&self, now: u64, counter: u16) -> u64 {
+        (counter as u64).wrapping_sub(now - self.last) & (FS_PERIOD - 1)
+    }
+
+    /// `skip`: allow skipping periodic stretches (off only in a test).
+    fn catch_up_fast(
+        &mut self,
+        now: u64,
+        counter: u16,
+        mut out: Option<&mut SampleOut>,
+        skip: bool,
+    ) {
+        if self.powered {
+            let mut te = self.last + (FS_PERIOD - self.phase_at_last(now, counter));
+            while te <= now {
+                if skip && out.is_none() && (now - te) / FS_PERIOD >= 3 * FS_CYCLE {
+                    te = self.skip_cycles(te, now);
+                    continue;
+                }
+                if let Some(o) = out.as_deref_mut() {
+                    self.render_to(te - 1, o);
+                }
+                self.frame_step(te);
+                te += FS_PERIOD;
+            }
+        }
+        if let Some(o) = out {
+            self.render_to(now, o);
+        }
+        self.last = now;
+    }
+
+    /// Run one full `FS_CYCLE` of edges from `te`; if the frame sequencer's
+    /// state came back to where it was, it is periodic from here on (its
+    /// evolution only depends on that state), so whole cycles before `now`
+    /// are skipped. Returns the next edge to run. Channel timers stay
+    /// correct: no period or on/off change can happen in a periodic stretch
+    /// (sweep write-backs are monotonic, nothing turns a channel on).
+    fn skip_cycles(&mut self, mut te: u64, now: u64) -> u64 {
+        let before = self.fs_state();
+        for _ in 0..FS_CYCLE {
+            self.frame_step(te);
+            te += FS_PERIOD;
+        }
+        if self.fs_state() == before && te <= now {
+            let left = (now - te) / FS_PERIOD + 1;
+            te += left / FS_CYCLE * FS_CYCLE * FS_PERIOD;
+        }
+        te
+    }
+
+    /// The reference twin of `catch_up_fast`: one T-cycle at a time.
+    fn catch_up_ref(&mut self, now: u64, counter: u16, mut out: Option<&mut SampleOut>) {
+        let mut phase = self.phase_at_last(now, counter);
+        for t in self.last + 1..=now {
+            self.ch1.step_ref(t);
+            self.ch2.step_ref(t);
+            self.ch3.step_ref(t);
+            self.ch4.step_ref(t);
+            phase = (phase + 1) & (FS_PERIOD - 1);
+            if phase == 0 && self.powered {
+                self.frame_step(t);
+            }
+            if let Some(o) = out.as_deref_mut() {
+                if t == o.next_at {
+                    o.emit(self.mix());
+                }
+            }
+        }
+        self.last = now;
+    }
+
+    /// Emit the samples due up to time `t`.
+    fn render_to(&mut self, t: u64, out: &mut SampleOut) {
+        while out.next_at <= t {
+            let ts = out.next_at;
+            self.advance_all(ts);
+            out.emit(self.mix());
+        }
+    }
+
+    /// The stereo output now (channels must be up to date).
+    fn mix(&self) -> (i8, i8) {
+        if !self.powered {
+            return (0, 0);
+        }
+        let o = [
+            self.ch1.output(),
+            self.ch2.output(),
+            self.ch3.output(),
+            self.ch4.output(),
+        ];
+        let (mut l, mut r) = (0u8, 0u8);
+        for (i, v) in o.into_iter().enumerate() {
+            if self.nr51 >> (4 + i) & 1 != 0 {
+                l += v;
+            }
+            if self.nr51 >> i & 1 != 0 {
+                r += v;
+            }
+        }
+        (l.min(127) as i8, r.min(127) as i8)
+    }
+
+    /// DMG: while the wave channel plays, the CPU reaches wave RAM only in
+    /// the T-cycle in which the channel reads it, and then gets the byte the
+    /// channel reads (Pan Docs, FF30-FF3F). Returns that byte's index.
+    fn wave_byte_accessible(&self, now: u64) -> Option<usize> {
+        let a = self.ch3.at(now);
+        (a.last_read == now).then_some((a.pos >> 1) as usize)
+    }
+
+    fn read(&self, addr: u16, now: u64) -> u8 {
+        let len = |c: &Common| 0xBF | (c.len_enable as u8) << 6;
+        match addr {
+            0xFF10 => 0x80 | self.ch1.nr10,
+            0xFF11 => self.ch1.duty << 6 | 0x3F,
+            0xFF12 => self.ch1.env.reg,
+            0xFF14 => len(&self.ch1.c),
+            0xFF16 => self.ch2.duty << 6 | 0x3F,
+            0xFF17 => self.ch2.env.reg,
+            0xFF19 => len(&self.ch2.c),
+            0xFF1A => 0x7F | (self.ch3.dac as u8) << 7,
+            0xFF1C => 0x9F | self.ch3.vol_code << 5,
+            0xFF1E => len(&self.ch3.c),
+            0xFF21 => self.ch4.env.reg,
+            0xFF22 => self.ch4.nr43,
+            0xFF23 => len(&self.ch4.c),
+            0xFF24 => self.nr50,
+            0xFF25 => self.nr51,
+            0xFF26 => {
+                0x70 | (self.powered as u8) << 7
+                    | self.ch1.c.on as u8
+                    | (self.ch2.c.on as u8) << 1
+                    | (self.ch3.c.on as u8) << 2
+                    | (self.ch4.c.on as u8) << 3
+            }
+            0xFF30..=0xFF3F => {
+                if !self.ch3.c.on {
+                    return self.ch3.ram[(addr & 15) as usize];
+                }
+                match self.wave_byte_accessible(now) {
+                    Some(i) => self.ch3.ram[i],
+                    None => 0xFF,
+                }
+            }
+            // NRx3 and NR31/NR41 are write-only; unused addresses read 0xFF.
+            _ => 0xFF,
+        }
+    }
+
+    fn write(&mut self, addr: u16, value: u8, now: u64) {
+        match addr {
+            0xFF30..=0xFF3F => {
+                if !self.ch3.c.on {
+                    self.ch3.ram[(addr & 15) as usize] = value;
+                    return;
+                }
+                self.ch3.advance(now);
+                if let Some(i) = self.wave_byte_accessible(now) {
+                    self.ch3.ram[i] = value;
+                }
+            }
+            0xFF26 => self.write_nr52(value, now),
+            // Powered off, only the length counters can be written (DMG).
+            _ if !self.powered => match addr {
+                0xFF11 => self.ch1.c.length = 64 - (value & 63) as u16,
+                0xFF16 => self.ch2.c.length = 64 - (value & 63) as u16,
+                0xFF1B => self.ch3.c.length = 256 - value as u16,
+                0xFF20 => self.ch4.c.length = 64 - (value & 63) as u16,
+                _ => {}
+            },
+            0xFF10 => {
+                let ch = &mut self.ch1;
+                let was_negate = ch.nr10 & 8 != 0;
+                ch.nr10 = value & 0x7F;
+                // Leaving negate mode after a negate calculation since the
+                // trigger disables the channel.
+                if was_negate && value & 8 == 0 && ch.negate_used && ch.c.on {
+                    ch.disable(now);
+                }
+            }
+            0xFF11 => {
+                self.ch1.duty = value >> 6;
+                self.ch1.c.length = 64 - (value & 63) as u16;
+            }
+            0xFF16 => {
+                self.ch2.duty = value >> 6;
+                self.ch2.c.length = 64 - (value & 63) as u16;
+            }
+            0xFF12 => {
+                self.ch1.env.reg = value;
+                if !self.ch1.env.dac_on() && self.ch1.c.on {
+                    self.ch1.disable(now);
+                }
+            }
+            0xFF17 => {
+                self.ch2.env.reg = value;
+                if !self.ch2.env.dac_on() && self.ch2.c.on {
+                    self.ch2.disable(now);
+                }
+            }
+            0xFF21 => {
+                self.ch4.env.reg = value;
+                if !self.ch4.env.dac_on() && self.ch4.c.on {
+                    self.ch4.disable(now);
+                }
+            }
+            0xFF13 => {
+                self.ch1.advance(now);
+                self.ch1.freq = (self.ch1.freq & 0x700) | value as u16;
+            }
+            0xFF18 => {
+                self.ch2.advance(now);
+                self.ch2.freq = (self.ch2.freq & 0x700) | value as u16;
+            }
+            0xFF1D => {
+                self.ch3.advance(now);
+                self.ch3.freq = (self.ch3.freq & 0x700) | value as u16;
+            }
+            0xFF14 => write_square_nrx4(&mut self.ch1, value, self.fs_step, now, true),
+            0xFF19 => write_square_nrx4(&mut self.ch2, value, self.fs_step, now, false),
+            0xFF1A => {
+                self.ch3.dac = value & 0x80 != 0;
+                if !self.ch3.dac && self.ch3.c.on {
+                    self.ch3.disable(now);
+                }
+            }
+            0xFF1B => self.ch3.c.length = 256 - value as u16,
+            0xFF1C => self.ch3.vol_code = (value >> 5) & 3,
+            0xFF1E => self.write_nr34(value, now),
+            0xFF20 => self.ch4.c.length = 64 - (value & 63) as u16,
+            0xFF22 => {
+                self.ch4.advance(now);
+                self.ch4.write_nr43(value, now);
+            }
+            0xFF23 => {
+                let fs = self.fs_step;
+                let ch = &mut self.ch4;
+                if write_length_enable(ch, value, fs & 1 != 0, 64, now) {
+                    ch.c.on = ch.env.dac_on();
+                    ch.lfsr = lfsr::MASK;
+                    ch.restart_timer(now);
+                    ch.env.trigger(fs == 7);
+                }
+            }
+            0xFF24 => self.nr50 = value,
+            0xFF25 => self.nr51 = value,
+            _ => {}
+        }
+    }
+
+    fn write_nr34(&mut self, value: u8, now: u64) {
+        let fs = self.fs_step;
+        let ch = &mut self.ch3;
+        ch.advance(now);
+        ch.freq = (ch.freq & 0xFF) | ((value & 7) as u16) << 8;
+        if !write_length_enable(ch, value, fs & 1 != 0, 256, now) {
+            return;
+        }
+        if ch.c.on {
+            // DMG: retriggering while the channel reads wave RAM rewrites
+            // the start of wave RAM with what is being read (gbdev wiki,
+            // Obscure Behavior).
+            if ch.next == now + WAVE_CORRUPT_AHEAD {
+                let i = (((ch.pos + 1) & 31) >> 1) as usize;
+                let ram = &mut ch.ram;
+                if i < 4 {
+                    ram[0] = ram[i];
+                } else {
+                    let base = i & !3;
+                    ram.copy_within(base..base + 4, 0);
+                }
+            }
+        }
+        ch.c.on = ch.dac;
+        // The position restarts but the sample buffer is not reloaded: the
+        // first read (of sample 1) comes a period and a little later.
+        ch.pos = 0;
+        ch.next = now + ch.period() + WAVE_TRIGGER_DELAY;
+    }
+
+    fn write_nr52(&mut self, value: u8, now: u64) {
+        let on = value & 0x80 != 0;
+        if !on && self.powered {
+            self.advance_all(now);
+            self.power_off();
+        } else if on && !self.powered {
+            self.powered = true;
+            // The next frame-sequencer step is 0; duty steps and the wave
+            // sample buffer restart.
+            self.fs_step = 0;
+            self.ch1.pos = 0;
+            self.ch2.pos = 0;
+            self.ch3.sample = 0;
+        }
+    }
+
+    /// Power off: every register from NR10 to NR51 reads as if written with
+    /// 0, every channel stops; on the DMG the length counters survive.
+    fn power_off(&mut self) {
+        self.powered = false;
+        let lengths = [
+            self.ch1.c.length,
+            self.ch2.c.length,
+            self.ch3.c.length,
+            self.ch4.c.length,
+        ];
+        let keep1 = (self.ch1.pos, self.ch1.next);
+        let keep2 = (self.ch2.pos, self.ch2.next);
+        self.ch1 = Square {
+            pos: keep1.0,
+            next: keep1.1,
+            ..Square::default()
+        };
+        self.ch2 = Square {
+            pos: keep2.0,
+            next: keep2.1,
+            ..Square::default()
+        };
+        let ch3 = &mut self.ch3;
+        ch3.c = Common::default();
+        ch3.dac = false;
+        ch3.vol_code = 0;
+        ch3.freq = 0;
+        let ch4 = &mut self.ch4;
+        ch4.c = Common::default();
+        ch4.env = Envelope::default();
+        ch4.nr43 = 0;
+        self.nr50 = 0;
+        self.nr51 = 0;
+        self.ch1.c.length = lengths[0];
+        self.ch2.c.length = lengths[1];
+        self.ch3.c.length = lengths[2];
+        self.ch4.c.length = lengths[3];
+    }
 }
 
 impl Apu {
+    /// The state the DMG boot ROM leaves (channel 1 still on after the
+    /// chime, its envelope run down).
     pub fn post_boot() -> Apu {
-        let mut regs = [0u8; 0x20];
-        let init: [(usize, u8); 21] = [
-            (0x10, 0x80),
-            (0x11, 0xBF),
-            (0x12, 0xF3),
-            (0x13, 0xFF),
-            (0x14, 0xBF),
-            (0x16, 0x3F),
-            (0x17, 0x00),
-            (0x18, 0xFF),
-            (0x19, 0xBF),
-            (0x1A, 0x7F),
-            (0x1B, 0xFF),
-            (0x1C, 0x9F),
-            (0x1D, 0xFF),
-            (0x1E, 0xBF),
-            (0x20, 0xFF),
-            (0x21, 0x00),
-            (0x22, 0x00),
-            (0x23, 0xBF),
-            (0x24, 0x77),
-            (0x25, 0xF3),
-            (0x26, 0xF1),
-        ];
-        for (a, v) in init {
-            regs[a - 0x10] = v;
-        }
+        let mut c = Chip::new();
+        c.powered = true;
+        c.nr50 = 0x77;
+        c.nr51 = 0xF3;
+        let ch1 = &mut c.ch1;
+        ch1.duty = 2;
+        ch1.env.reg = 0xF3;
+        ch1.env.timer = 3;
+        ch1.freq = 0x7C1;
+        ch1.shadow = 0x7C1;
+        ch1.sweep_timer = 8;
+        ch1.c = Common {
+            on: true,
+            length: 64,
+            len_enable: false,
+        };
+        ch1.next = ch1.period();
+        c.ch4.lfsr = lfsr::MASK;
         Apu {
-            regs,
-            wave: [0; 16],
+            chip: c,
+            out: SampleOut::default(),
         }
     }
 
+    /// Power-on state (before a boot ROM runs): everything off and zero.
     pub fn power_on() -> Apu {
         Apu {
-            regs: [0; 0x20],
-            wave: [0; 16],
+            chip: Chip::new(),
+            out: SampleOut::default(),
         }
     }
 
-    fn powered(&self) -> bool {
-        self.regs[0x16] & 0x80 != 0
-    }
-
-    pub fn read(&self, addr: u16) -> u8 {
-        match addr {
-            0xFF30..=0xFF3F => self.wave[(addr - 0xFF30) as usize],
-            0xFF26 => {
-                // Channel-active flags need channel emulation (APU issue);
-                // channel 1 is left on by the boot ROM's chime.
-                (self.regs[0x16] & 0x80) | 0x70 | (self.regs[0x16] & 0x0F)
-            }
-            _ => {
-                let i = (addr - 0xFF10) as usize;
-                self.regs[i] | READ_MASK[i]
-            }
+    /// Bring the APU up to `now`; `counter` is the system counter at `now`
+    /// (the frame sequencer steps on its bit 12 falling edges).
+    #[inline]
+    pub fn catch_up(&mut self, now: u64, counter: u16, reference: bool) {
+        if now > self.chip.last {
+            let out = if self.out.rate != 0 {
+                Some(&mut self.out)
+            } else {
+                None
+            };
+            self.chip.catch_up(now, counter, reference, out);
         }
     }
 
-    pub fn write(&mut self, addr: u16, value: u8) {
-        match addr {
-            0xFF30..=0xFF3F => self.wave[(addr - 0xFF30) as usize] = value,
-            0xFF26 => {
-                if value & 0x80 == 0 {
-                    // Power off clears every sound register.
-                    self.regs = [0; 0x20];
-                } else {
-                    self.regs[0x16] |= 0x80;
-                }
-            }
-            _ if !self.powered() => {}
-            _ => self.regs[(addr - 0xFF10) as usize] = value,
+    /// DIV is reset at `now` (a DIV write or STOP); `counter` is the system
+    /// counter just before. Catches up, then a falling edge of bit 12 steps
+    /// the frame sequencer.
+    #[inline(never)]
+    pub fn div_reset(&mut self, now: u64, counter: u16, reference: bool) {
+        self.catch_up(now, counter, reference);
+        if self.chip.powered && counter & 0x1000 != 0 {
+            self.chip.frame_step(now);
         }
+    }
+
+    /// Register read at `now` as the CPU would see it. Normally the APU has
+    /// been caught up; otherwise (a debugger peek) only NR52 and wave RAM can
+    /// have changed since, and a copy is caught up to read them.
+    #[inline(never)]
+    pub fn read(&self, addr: u16, now: u64, counter: u16) -> u8 {
+        if now > self.chip.last && (addr == 0xFF26 || addr >= 0xFF30) {
+            let mut c = self.chip.clone();
+            c.catch_up(now, counter, false, None);
+            return c.read(addr, now);
+        }
+        self.chip.read(addr, now)
+    }
+
+    /// Register write at `now`; the APU has been caught up to `now`.
+    #[inline(never)]
+    pub fn write(&mut self, addr: u16, value: u8, now: u64) {
+        self.chip.write(addr, value, now);
+    }
+
+    /// Sample output is on.
+    #[inline]
+    pub fn sound_on(&self) -> bool {
+        self.out.rate != 0
+    }
+
+    pub fn sample_rate(&self) -> Option<u32> {
+        (self.out.rate != 0).then_some(self.out.rate)
+    }
+
+    /// Turn sample output on at `rate` Hz (8000..=192000) or off. The APU
+    /// should be caught up first: samples start after its current time.
+    pub fn set_sample_rate(&mut self, rate: Option<u32>) -> Result<()> {
+        match rate {
+            None => {
+                self.out = SampleOut::default();
+            }
+            Some(r) if SAMPLE_RATES.contains(&r) => {
+                self.out.rate = r;
+                self.out.buf.clear();
+                self.out.start(self.chip.last);
+            }
+            Some(r) => {
+                return Err(Error::InvalidArgument(format!(
+                    "sound sample rate must be in {}..={} Hz, got {r}",
+                    SAMPLE_RATES.start(),
+                    SAMPLE_RATES.end()
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// Interleaved L, R samples produced since the last `clear_samples`.
+    pub fn samples(&self) -> &[i8] {
+        &self.out.buf
+    }
+
+    pub fn clear_samples(&mut self) {
+        self.out.buf.clear();
+    }
+}
+
+fn save_common(w: &mut StateWriter, c: &Common) {
+    w.bool(c.on);
+    w.u16(c.length);
+    w.bool(c.len_enable);
+}
+
+fn load_common(r: &mut StateReader, max: u16) -> Result<Common> {
+    let c = Common {
+        on: r.bool()?,
+        length: r.u16()?,
+        len_enable: r.bool()?,
+    };
+    check(c.length <= max, "length counter")?;
+    Ok(c)
+}
+
+fn save_env(w: &mut StateWriter, e: &Envelope) {
+    w.u8(e.reg);
+    w.u8(e.volume);
+    w.u8(e.timer);
+}
+
+fn load_env(r: &mut StateReader) -> Result<Envelope> {
+    let e = Envelope {
+        reg: r.u8()?,
+        volume: r.u8()?,
+        timer: r.u8()?,
+    };
+    check(e.volume <= 15 && e.timer <= 9, "envelope")?;
+    Ok(e)
+}
+
+fn save_square(w: &mut StateWriter, s: &Square) {
+    save_common(w, &s.c);
+    w.u8(s.duty);
+    save_env(w, &s.env);
+    w.u16(s.freq);
+    w.u8(s.pos);
+    w.u64(s.next);
+    w.u8(s.nr10);
+    w.u16(s.shadow);
+    w.u8(s.sweep_timer);
+    w.bool(s.sweep_enabled);
+    w.bool(s.negate_used);
+}
+
+fn load_square(r: &mut StateReader) -> Result<Square> {
+    let s = Square {
+        c: load_common(r, 64)?,
+        duty: r.u8()?,
+        env: load_env(r)?,
+        freq: r.u16()?,
+        pos: r.u8()?,
+        next: r.u64()?,
+        nr10: r.u8()?,
+        shadow: r.u16()?,
+        sweep_timer: r.u8()?,
+        sweep_enabled: r.bool()?,
+        negate_used: r.bool()?,
+    };
+    check(
+        s.duty < 4
+            && s.freq <= 0x7FF
+            && s.pos < 8
+            && s.nr10 < 0x80
+            && s.shadow <= 0x7FF
+            && s.sweep_timer <= 8,
+        "square channel",
+    )?;
+    Ok(s)
+}
+
+fn check(ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidState(format!(
+            "corrupted state: APU {what} out of range"
+        )))
     }
 }
 
 impl Stateful for Apu {
     fn save(&self, w: &mut StateWriter) {
+        let c = &self.chip;
         w.begin_section(b"APU ");
-        w.raw(&self.regs);
-        w.raw(&self.wave);
+        w.u64(c.last);
+        w.bool(c.powered);
+        w.u8(c.fs_step);
+        w.u8(c.nr50);
+        w.u8(c.nr51);
+        save_square(w, &c.ch1);
+        save_square(w, &c.ch2);
+        let ch3 = &c.ch3;
+        save_common(w, &ch3.c);
+        w.bool(ch3.dac);
+        w.u8(ch3.vol_code);
+        w.u16(ch3.freq);
+        w.u8(ch3.pos);
+        w.u8(ch3.sample);
+        w.u64(ch3.next);
+        w.u64(ch3.last_read);
+        w.raw(&ch3.ram);
+        let ch4 = &c.ch4;
+        save_common(w, &ch4.c);
+        save_env(w, &ch4.env);
+        w.u8(ch4.nr43);
+        w.u16(ch4.lfsr);
+        w.u64(ch4.next);
+        // The sample schedule, so output continues seamlessly after a load
+        // into an instance with the same sample rate.
+        w.u32(self.out.rate);
+        w.u64(self.out.epoch);
+        w.u64(self.out.index);
         w.end_section();
     }
+
     fn load(&mut self, r: &mut StateReader) -> Result<()> {
         r.begin_section(b"APU ")?;
-        self.regs.copy_from_slice(r.raw(0x20)?);
-        self.wave.copy_from_slice(r.raw(16)?);
-        r.end_section()
+        let mut c = Chip::new();
+        c.last = r.u64()?;
+        c.powered = r.bool()?;
+        c.fs_step = r.u8()?;
+        c.nr50 = r.u8()?;
+        c.nr51 = r.u8()?;
+        check(c.fs_step < 8, "frame sequencer step")?;
+        c.ch1 = load_square(r)?;
+        c.ch2 = load_square(r)?;
+        let ch3 = &mut c.ch3;
+        ch3.c = load_common(r, 256)?;
+        ch3.dac = r.bool()?;
+        ch3.vol_code = r.u8()?;
+        ch3.freq = r.u16()?;
+        ch3.pos = r.u8()?;
+        ch3.sample = r.u8()?;
+        ch3.next = r.u64()?;
+        ch3.last_read = r.u64()?;
+        ch3.ram.copy_from_slice(r.raw(16)?);
+        check(
+            ch3.vol_code < 4 && ch3.freq <= 0x7FF && ch3.pos < 32 && ch3.sample < 16,
+            "wave channel",
+        )?;
+        let ch4 = &mut c.ch4;
+        ch4.c = load_common(r, 64)?;
+        ch4.env = load_env(r)?;
+        ch4.nr43 = r.u8()?;
+        ch4.lfsr = r.u16()?;
+        ch4.next = r.u64()?;
+        check(
+            ch4.lfsr <= lfsr::MASK && (ch4.period().is_some() || ch4.next == u64::MAX),
+            "noise channel",
+        )?;
+        let rate = r.u32()?;
+        let epoch = r.u64()?;
+        let index = r.u64()?;
+        r.end_section()?;
+        self.chip = c;
+        // Sample output is this instance's setting; the schedule carries
+        // over only when it matches and is consistent.
+        self.out.buf.clear();
+        if self.out.rate != 0 {
+            let last = self.chip.last;
+            if rate == self.out.rate
+                && index < rate as u64
+                && epoch <= last.saturating_add(CLOCK_HZ)
+                && last <= epoch.saturating_add(2 * CLOCK_HZ)
+            {
+                self.out.epoch = epoch;
+                self.out.index = index;
+                self.out.next_at = self.out.time_of(index);
+            } else {
+                self.out.start(last);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u32);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        fn below(&mut self, n: u32) -> u32 {
+            self.next() % n
+        }
+    }
+
+    /// A register write biased towards keeping channels busy.
+    fn random_write(rng: &mut Rng) -> (u16, u8) {
+        let addr = match rng.below(10) {
+            0 => 0xFF26,
+            1 | 2 => [0xFF14, 0xFF19, 0xFF1E, 0xFF23][rng.below(4) as usize],
+            3 => 0xFF30 + rng.below(16) as u16,
+            _ => 0xFF10 + rng.below(0x17) as u16,
+        };
+        let mut v = rng.next() as u8;
+        match addr {
+            // Mostly keep the APU powered.
+            0xFF26 => v = if rng.below(8) == 0 { 0 } else { 0x80 },
+            // Mostly keep DACs on.
+            0xFF12 | 0xFF17 | 0xFF21 if rng.below(4) != 0 => v |= 0x08,
+            0xFF1A if rng.below(4) != 0 => v |= 0x80,
+            // High frequencies sometimes, to exercise many timer periods.
+            0xFF14 | 0xFF19 | 0xFF1E if rng.below(2) == 0 => v |= 0x07,
+            _ => {}
+        }
+        (addr, v)
+    }
+
+    fn synced(a: &Apu, now: u64) -> Chip {
+        let mut c = a.chip.clone();
+        c.advance_all(now);
+        c
+    }
+
+    /// The lazy fast path (closed-form timers, frame-sequencer edges from the
+    /// counter, LFSR jumps) and the one-T-cycle reference twin agree on every
+    /// read, on the whole state and on every output sample, over random
+    /// register writes, DIV resets, power cycles and gaps.
+    #[test]
+    fn lazy_matches_reference() {
+        for seed in 1..=30u32 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9) | 1);
+            let mut fast = if seed % 2 == 0 {
+                Apu::post_boot()
+            } else {
+                Apu::power_on()
+            };
+            fast.set_sample_rate(Some(8000 + rng.below(90_000)))
+                .unwrap();
+            let mut slow = fast.clone();
+            // System counter = t + offset.
+            let mut offset = rng.next() as u64;
+            let mut now = 0u64;
+            for step in 0..1500 {
+                now += match rng.below(10) {
+                    0 => rng.below(40_000) as u64,
+                    1 => 1 + rng.below(3) as u64,
+                    _ => 4 * (1 + rng.below(40) as u64),
+                };
+                let counter = now.wrapping_add(offset) as u16;
+                let ctx = format!("seed {seed} step {step} t={now}");
+                match rng.below(12) {
+                    0 => {
+                        // A debugger peek before catching up.
+                        let addr = 0xFF10 + rng.below(0x30) as u16;
+                        slow.catch_up(now, counter, true);
+                        assert_eq!(
+                            fast.read(addr, now, counter),
+                            slow.read(addr, now, counter),
+                            "peek {addr:04X} {ctx}"
+                        );
+                        continue;
+                    }
+                    1 => {
+                        fast.div_reset(now, counter, false);
+                        slow.div_reset(now, counter, true);
+                        offset = 0u64.wrapping_sub(now);
+                    }
+                    2..=4 => {
+                        fast.catch_up(now, counter, false);
+                        slow.catch_up(now, counter, true);
+                        let addr = 0xFF10 + rng.below(0x30) as u16;
+                        assert_eq!(
+                            fast.read(addr, now, counter),
+                            slow.read(addr, now, counter),
+                            "read {addr:04X} {ctx}"
+                        );
+                    }
+                    _ => {
+                        fast.catch_up(now, counter, false);
+                        slow.catch_up(now, counter, true);
+                        let (addr, v) = random_write(&mut rng);
+                        fast.write(addr, v, now);
+                        slow.write(addr, v, now);
+                    }
+                }
+                assert_eq!(synced(&fast, now), slow.chip, "state {ctx}");
+                assert_eq!(fast.samples(), slow.samples(), "samples {ctx}");
+                if fast.samples().len() > 10_000 {
+                    fast.clear_samples();
+                    slow.clear_samples();
+                }
+            }
+        }
+    }
+
+    /// Skipping whole periodic frame-sequencer cycles over a long gap gives
+    /// exactly what running every edge gives.
+    #[test]
+    fn periodic_skip_is_exact() {
+        let setups: [&[(u16, u8)]; 3] = [
+            // Sweep down from 2047 by 1/128 every 7 sweep clocks, envelope up
+            // every 7 steps, long wave length, 7-bit noise.
+            &[
+                (0xFF10, 0x7F),
+                (0xFF12, 0x0F),
+                (0xFF13, 0xFF),
+                (0xFF14, 0x87),
+                (0xFF17, 0xF7),
+                (0xFF19, 0x86),
+                (0xFF1A, 0x80),
+                (0xFF1B, 0x00),
+                (0xFF1E, 0xC7),
+                (0xFF21, 0x1F),
+                (0xFF22, 0x29),
+                (0xFF23, 0x80),
+            ],
+            // Sweep up that overflows late.
+            &[
+                (0xFF10, 0x77),
+                (0xFF12, 0x08),
+                (0xFF13, 0x80),
+                (0xFF14, 0x80),
+            ],
+            // Stopped noise clock, envelopes at their bounds.
+            &[(0xFF21, 0xF9), (0xFF22, 0xF0), (0xFF23, 0x80)],
+        ];
+        for (i, setup) in setups.iter().enumerate() {
+            let mut a = Apu::post_boot();
+            for &(addr, v) in setup.iter() {
+                a.write(addr, v, 0);
+            }
+            let mut b = a.clone();
+            let now = 47_000 * FS_PERIOD + 1234;
+            let counter = now as u16;
+            a.chip.catch_up_fast(now, counter, None, true);
+            b.chip.catch_up_fast(now, counter, None, false);
+            assert_eq!(synced(&a, now), synced(&b, now), "setup {i}");
+            // A huge gap stays fast.
+            let far = now + (1 << 40);
+            a.catch_up(far, far as u16, false);
+            assert!(a.chip.last == far);
+        }
+    }
+
+    #[test]
+    fn div_reset_with_bit_12_set_clocks_the_frame_sequencer() {
+        let mut a = Apu::power_on();
+        a.write(0xFF26, 0x80, 0);
+        // Length 1, enabled: the next length clock turns channel 2 off.
+        a.write(0xFF17, 0x08, 0);
+        a.write(0xFF16, 0x3F, 0);
+        a.write(0xFF19, 0xC0, 0);
+        assert_eq!(a.read(0xFF26, 0, 0) & 2, 2);
+        // Counter 0x0FFC at t=4: bit 12 clear, no step.
+        a.div_reset(4, 0x0FFC, false);
+        assert_eq!(a.read(0xFF26, 4, 0) & 2, 2);
+        // Counter 0x1000 later: bit 12 set, falling edge, step 0 clocks length.
+        a.div_reset(4 + 0x1000, 0x1000, false);
+        assert_eq!(a.read(0xFF26, 4 + 0x1000, 0) & 2, 0);
+    }
+
+    #[test]
+    fn save_load_roundtrip_and_bad_rates() {
+        let mut a = Apu::post_boot();
+        a.set_sample_rate(Some(44_100)).unwrap();
+        for (addr, v) in [
+            (0xFF1A, 0x80),
+            (0xFF1C, 0x20),
+            (0xFF1E, 0x87),
+            (0xFF22, 0x13),
+        ] {
+            a.write(addr, v, 0);
+        }
+        a.catch_up(123_456, 0x1234, false);
+        let mut w = StateWriter::new();
+        a.save(&mut w);
+        let bytes = w.into_bytes();
+        let mut b = Apu::power_on();
+        b.set_sample_rate(Some(44_100)).unwrap();
+        b.load(&mut StateReader::new(&bytes)).unwrap();
+        a.clear_samples();
+        assert_eq!(a, b);
+        a.catch_up(300_000, 0x5678, false);
+        b.catch_up(300_000, 0x5678, false);
+        assert_eq!(a, b);
+        assert!(!a.samples().is_empty());
+        for bad in [0, 7999, 192_001] {
+            assert!(matches!(
+                a.set_sample_rate(Some(bad)),
+                Err(Error::InvalidArgument(_))
+            ));
+        }
+        a.set_sample_rate(None).unwrap();
+        assert_eq!(a.sample_rate(), None);
+        // Truncated states are rejected.
+        assert!(b
+            .load(&mut StateReader::new(&bytes[..bytes.len() - 3]))
+            .is_err());
+    }
+
+    /// No register write sequence panics (wrapping/underflow/indexing).
+    #[test]
+    fn random_writes_never_panic() {
+        let mut rng = Rng(0xDEAD_BEEF);
+        let mut a = Apu::post_boot();
+        a.set_sample_rate(Some(192_000)).unwrap();
+        let mut now = 0;
+        for _ in 0..200_000 {
+            now += rng.below(64) as u64;
+            a.catch_up(now, now as u16, false);
+            let addr = 0xFF10 + rng.below(0x30) as u16;
+            a.write(addr, rng.next() as u8, now);
+            a.read(addr, now, now as u16);
+            if rng.below(1000) == 0 {
+                a.clear_samples();
+            }
+        }
     }
 }

@@ -17,10 +17,11 @@ use crate::cartridge::Cartridge;
 use crate::cpu::CpuBus;
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
+use crate::oam_bug::{self, Access};
 use crate::ppu::{Ppu, DOTS_PER_FRAME};
 use crate::serial::Serial;
 use crate::state::{StateReader, StateWriter, Stateful};
-use crate::timer::Timer;
+use crate::timer::{Timer, IRQ_TIMER};
 
 pub const WRAM_SIZE: usize = 0x2000;
 pub const HRAM_SIZE: usize = 0x7F;
@@ -73,6 +74,12 @@ pub struct Hardware {
     dma: Dma,
     dma_reg: u8,
     pub intf: u8,
+    /// IF bits the PPU raised in the M-cycle ending at `if_late_at`
+    /// (transient timing detail, not saved), and the part of them a halted
+    /// CPU only latches one M-cycle later.
+    if_late: u8,
+    if_late_at: u64,
+    halt_late: u8,
     pub ie: u8,
     boot_rom: Option<Box<[u8; 256]>>,
     boot_rom_active: bool,
@@ -110,6 +117,9 @@ impl Hardware {
             dma: DMA_IDLE,
             dma_reg: 0xFF,
             intf: if booting { 0 } else { 0x01 },
+            if_late: 0,
+            if_late_at: u64::MAX,
+            halt_late: 0,
             ie: 0,
             boot_rom,
             boot_rom_active: booting,
@@ -123,7 +133,15 @@ impl Hardware {
     /// Recompute every component's next event and the earliest of them.
     #[inline]
     fn reschedule(&mut self) {
-        self.ev_timer = self.timer.next_event();
+        // The timer's interrupt request is raised one M-cycle before its
+        // reload event (`timer_irq_edge`).
+        let irq = self.timer.next_irq();
+        self.ev_timer = if irq == u64::MAX {
+            self.timer.next_event()
+        } else {
+            irq - 4
+        };
+        self.timer_irq_edge(irq);
         self.ev_ppu = if self.ppu.lcd_on() {
             self.ppu.next_event()
         } else {
@@ -201,8 +219,11 @@ impl Hardware {
             0xFF00 => self.joypad.read(),
             0xFF01 | 0xFF02 => self.serial.read(addr),
             0xFF04..=0xFF07 => self.timer.read(addr, self.now),
-            0xFF0F => self.intf | 0xE0,
-            0xFF10..=0xFF3F => self.apu.read(addr),
+            0xFF0F => (self.intf & !self.late_if()) | 0xE0,
+            0xFF10..=0xFF3F => {
+                let counter = self.timer.system_counter(self.now);
+                self.apu.read(addr, self.now, counter)
+            }
             0xFF46 => self.dma_reg,
             0xFF40..=0xFF4B => self.ppu.read(addr),
             _ => 0xFF,
@@ -216,6 +237,10 @@ impl Hardware {
         match addr {
             0xFF01 | 0xFF02 => self.intf |= self.serial.catch_up(now),
             0xFF04..=0xFF07 => self.intf |= self.timer.catch_up(now),
+            0xFF10..=0xFF3F => {
+                let counter = self.timer.system_counter(now);
+                self.apu.catch_up(now, counter, self.reference);
+            }
             0xFF40..=0xFF4B => self.catch_up_ppu(ram),
             0xFF0F => self.catch_up_all(ram),
             _ => {}
@@ -246,6 +271,10 @@ impl Hardware {
     /// after IF is read).
     fn catch_up_all(&mut self, ram: &Ram) {
         let now = self.now;
+        if self.apu.sound_on() {
+            let counter = self.timer.system_counter(now);
+            self.apu.catch_up(now, counter, self.reference);
+        }
         self.intf |= self.timer.catch_up(now);
         self.catch_up_ppu(ram);
         self.intf |= self.serial.catch_up(now);
@@ -256,8 +285,12 @@ impl Hardware {
     /// Bring the PPU (and the OAM DMA feeding it) up to `now`.
     #[inline]
     fn catch_up_ppu(&mut self, ram: &Ram) {
+        let before = self.intf;
         // While a DMA runs, interleave it with the PPU's transitions so the
         // OAM scan and the pixels see the bytes copied by then, no later.
+        if self.dma.copied < 160 {
+            self.ppu.flush_line();
+        }
         while self.dma.copied < 160 && self.ppu.next_transition() <= self.now {
             let t = self.ppu.next_transition();
             self.dma_catch_up(ram, t);
@@ -265,6 +298,36 @@ impl Hardware {
         }
         self.dma_catch_up(ram, self.now);
         self.intf |= self.ppu.catch_up(self.now);
+        if self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0 {
+            self.note_late_ppu_irq(before);
+        }
+    }
+
+    /// The PPU raises its interrupt requests late in the M-cycle: a CPU read
+    /// or write of IF in the same M-cycle neither sees nor clears the bits
+    /// that became set in it, though the next interrupt check dispatches
+    /// them (GBMicrotest *_int_if_*, oam_int_if_*, stat_write_glitch_*).
+    #[cold]
+    fn note_late_ppu_irq(&mut self, before: u8) {
+        if self.if_late_at != self.now {
+            self.if_late_at = self.now;
+            self.if_late = 0;
+            self.halt_late = 0;
+        }
+        self.if_late |= self.ppu.late_irq & !before;
+        self.halt_late |= self.ppu.late_halt_irq & !before;
+        self.ppu.late_irq = 0;
+        self.ppu.late_halt_irq = 0;
+    }
+
+    /// IF bits the PPU raised in the current M-cycle (hidden from IF accesses).
+    #[inline]
+    fn late_if(&self) -> u8 {
+        if self.if_late_at == self.now {
+            self.if_late
+        } else {
+            0
+        }
     }
 
     /// The slow path: every component stepped on every M-cycle.
@@ -298,6 +361,14 @@ impl Hardware {
             self.now += skip;
         }
         self.tick::<REF>(ram);
+        if self.if_late_at == self.now
+            && self.pending() != 0
+            && self.pending() & !self.halt_late == 0
+        {
+            // Requested too late in this M-cycle for the halted CPU to
+            // latch (`Ppu::catch_up`): it wakes one M-cycle later.
+            self.tick::<REF>(ram);
+        }
     }
 
     /// Bring everything up to date (between frames, before peeking).
@@ -346,17 +417,90 @@ impl Hardware {
         self.reschedule();
     }
 
+    /// The timer raises IF.2 at the very end of the overflow M-cycle, on the
+    /// boundary with the reload cycle: the running CPU's interrupt check
+    /// after the overflow cycle already takes it (GBMicrotest int_timer_nops,
+    /// int_timer_incs, int_timer_nops_div_a; Mooneye timer/rapid_toggle),
+    /// but IF reads and writes in that cycle do not see it and a halted CPU
+    /// wakes one cycle later (int_timer_halt*), like the PPU's late requests
+    /// (`note_late_ppu_irq`). So the request is raised during the overflow
+    /// cycle as a late bit of it; a TIMA write in that cycle, which cancels
+    /// the reload, takes it back. Runs from `reschedule`, which runs in that
+    /// cycle on both paths (the timer's event is scheduled one cycle early);
+    /// `irq` is `timer.next_irq()`.
+    #[inline(never)]
+    fn timer_irq_edge(&mut self, irq: u64) {
+        let now = self.now;
+        if irq == now.wrapping_add(4) {
+            let new = IRQ_TIMER & !self.intf;
+            if new != 0 {
+                if self.if_late_at != now {
+                    self.if_late_at = now;
+                    self.if_late = 0;
+                    self.halt_late = 0;
+                }
+                self.intf |= new;
+                self.if_late |= new;
+                self.halt_late |= new;
+            }
+        } else if self.if_late_at == now && self.if_late & IRQ_TIMER != 0 {
+            self.intf &= !IRQ_TIMER;
+            self.if_late &= !IRQ_TIMER;
+            self.halt_late &= !IRQ_TIMER;
+        }
+    }
+
+    /// IF.2 when it is the timer's request raised late in the current
+    /// M-cycle (`timer_irq_edge`).
+    #[inline]
+    fn timer_irq_late(&self) -> u8 {
+        self.late_if() & IRQ_TIMER
+    }
+
+    // ---- OAM corruption bug -----------------------------------------------
+
+    /// The CPU put an OAM address (0xFE00..=0xFEFF) on the bus in the
+    /// M-cycle ending now: during the OAM scan this corrupts the row being
+    /// scanned (`oam_bug.rs`). Only reached for 0xFExx addresses (the 0xFExx
+    /// arms of `cpu_read_idu`/`cpu_write`, or one compare in `idle_idu`), so
+    /// other accesses pay nothing; the work lives out of line.
+    #[cold]
+    #[inline(never)]
+    fn oam_bug(&mut self, ram: &Ram, access: Access) {
+        self.catch_up_ppu(ram);
+        // While OAM DMA owns OAM the CPU's accesses do not reach it.
+        if self.dma_blocking() {
+            return;
+        }
+        let Some(row) = self.ppu.oam_scan_row(self.now) else {
+            return;
+        };
+        let mut oam = self.ppu.oam;
+        oam_bug::corrupt(&mut oam, row, access);
+        for (i, &v) in oam.iter().enumerate() {
+            self.ppu.write_oam(i, v);
+        }
+    }
+
     // ---- CPU-visible accesses (time already advanced) -------------------
 
     #[inline(always)]
     fn cpu_read(&mut self, ram: &Ram, addr: u16) -> u8 {
+        self.cpu_read_idu::<false>(ram, addr)
+    }
+
+    /// A CPU read; with `IDU` the increment/decrement unit also steps `addr`
+    /// in the same M-cycle, which only matters to the OAM bug (0xFExx arm),
+    /// so the other addresses cost exactly what a plain read does.
+    #[inline(always)]
+    fn cpu_read_idu<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
             0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
             0x8000..=0x9FFF => {
                 self.catch_up_ppu(ram);
-                if self.ppu.vram_blocked() {
+                if self.ppu.vram_read_blocked(self.now) {
                     0xFF
                 } else {
                     self.ppu.vram[(addr & 0x1FFF) as usize]
@@ -365,7 +509,11 @@ impl Hardware {
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xFE00..=0xFEFF => {
                 self.catch_up_ppu(ram);
-                if self.ppu.oam_blocked() || self.dma_blocking() {
+                if IDU {
+                    self.oam_bug(ram, Access::IncDecDuringRead);
+                }
+                self.oam_bug(ram, Access::Read);
+                if self.ppu.oam_read_blocked() || self.dma_blocking() {
                     0xFF
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[(addr - 0xFE00) as usize]
@@ -389,18 +537,21 @@ impl Hardware {
             0x0000..=0x7FFF => self.cart.write_rom(addr, value, self.now),
             0x8000..=0x9FFF => {
                 self.catch_up_ppu(ram);
-                if !self.ppu.vram_blocked() {
+                self.ppu.flush_line();
+                if !self.ppu.vram_write_blocked() {
                     self.ppu.vram[(addr & 0x1FFF) as usize] = value;
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, value, self.now),
             0xFE00..=0xFE9F => {
                 self.catch_up_ppu(ram);
-                if !self.ppu.oam_blocked() && !self.dma_blocking() {
+                self.ppu.flush_line();
+                self.oam_bug(ram, Access::Write);
+                if !self.ppu.oam_write_blocked(self.now) && !self.dma_blocking() {
                     self.ppu.write_oam((addr - 0xFE00) as usize, value);
                 }
             }
-            0xFEA0..=0xFEFF => {}
+            0xFEA0..=0xFEFF => self.oam_bug(ram, Access::Write),
             0xFFFF => self.ie = value,
             _ => self.write_io(ram, addr, value),
         }
@@ -418,11 +569,16 @@ impl Hardware {
                 self.reschedule();
             }
             0xFF04..=0xFF07 => {
+                if addr == 0xFF04 {
+                    // The DIV reset can clock the APU's frame sequencer.
+                    let counter = self.timer.system_counter(now);
+                    self.apu.div_reset(now, counter, self.reference);
+                }
                 self.timer.write(addr, value, now);
                 self.reschedule();
             }
-            0xFF0F => self.intf = value & 0x1F,
-            0xFF10..=0xFF3F => self.apu.write(addr, value),
+            0xFF0F => self.intf = (value & 0x1F) | self.late_if(),
+            0xFF10..=0xFF3F => self.apu.write(addr, value, now),
             0xFF46 => self.start_dma(ram, value),
             0xFF40..=0xFF4B => {
                 let was_on = self.ppu.lcd_on();
@@ -447,6 +603,8 @@ impl Hardware {
             // through anyway: a debugger write must take effect.
             0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize] = value,
             0xFE00..=0xFE9F => self.ppu.write_oam((addr - 0xFE00) as usize, value),
+            // Unusable area: nothing to write, and no OAM bug for a debugger.
+            0xFEA0..=0xFEFF => {}
             _ => self.cpu_write(ram, addr, value),
         }
         self.catch_up_all(ram);
@@ -576,8 +734,29 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
     }
 
     #[inline(always)]
+    fn idle_idu(&mut self, addr: u16) {
+        self.hw.tick::<REF>(self.ram);
+        if addr >> 8 == 0xFE {
+            self.hw.oam_bug(self.ram, Access::Write);
+        }
+    }
+
+    #[inline(always)]
+    fn read_idu(&mut self, addr: u16) -> u8 {
+        self.hw.tick::<REF>(self.ram);
+        self.hw.cpu_read_idu::<true>(self.ram, addr)
+    }
+
+    #[inline(always)]
     fn pending_interrupts(&mut self) -> u8 {
         self.hw.pending()
+    }
+
+    #[inline]
+    fn pending_at_dispatch(&mut self) -> u8 {
+        // The timer's request raised at the end of this M-cycle comes too
+        // late for the vector choice made in it.
+        self.hw.pending() & !self.hw.timer_irq_late()
     }
 
     #[inline(always)]
@@ -593,6 +772,8 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
     fn stop(&mut self) {
         let now = self.hw.now;
         self.hw.intf |= self.hw.timer.catch_up(now);
+        let counter = self.hw.timer.system_counter(now);
+        self.hw.apu.div_reset(now, counter, self.hw.reference);
         self.hw.timer.write(0xFF04, 0, now);
         self.hw.reschedule();
     }

@@ -29,8 +29,34 @@ pub trait CpuBus {
     fn write(&mut self, addr: u16, value: u8);
     /// One internal M-cycle with no memory access.
     fn idle(&mut self);
+    /// One internal M-cycle in which the 16-bit increment/decrement unit
+    /// drives `addr` onto the address bus without a read or write (INC rr,
+    /// DEC rr, the SP decrement before a push). On the DMG an address in
+    /// 0xFE00..=0xFEFF during the OAM scan corrupts OAM like a write (the
+    /// OAM bug, see `oam_bug.rs`). Buses that do not model it just idle.
+    #[inline(always)]
+    fn idle_idu(&mut self, addr: u16) {
+        let _ = addr;
+        self.idle();
+    }
+    /// One M-cycle read of `addr` while the increment/decrement unit also
+    /// steps that same address (opcode and immediate fetches, LD A,(HL+/-),
+    /// the first byte of POP/RET): for the OAM bug a read and a write in the
+    /// same cycle. Buses that do not model it just read.
+    #[inline(always)]
+    fn read_idu(&mut self, addr: u16) -> u8 {
+        self.read(addr)
+    }
     /// `IE & IF & 0x1F`: interrupts requested and enabled (no side effects, no time).
     fn pending_interrupts(&mut self) -> u8;
+    /// The pending interrupts as the dispatch sees them when it picks the
+    /// vector, in the M-cycle of the PC high push (no side effects, no time):
+    /// a request raised at the very end of that M-cycle is not among them.
+    /// Default: `pending_interrupts`.
+    #[inline]
+    fn pending_at_dispatch(&mut self) -> u8 {
+        self.pending_interrupts()
+    }
     /// Clear one IF bit (`mask` has exactly one bit set) when dispatching.
     fn acknowledge_interrupt(&mut self, mask: u8);
     /// The CPU is halted (or stopped/locked) with nothing pending: advance at
@@ -340,20 +366,20 @@ impl Cpu {
     }
 
     /// Interrupt dispatch, 5 M-cycles: three internal cycles (the discarded
-    /// opcode fetch, the PC decrement and the SP decrement), push PC high,
-    /// re-check the pending interrupts (the push may have overwritten IE at
-    /// 0xFFFF), push PC low and jump. With nothing left pending the CPU jumps
-    /// to 0x0000 and no IF bit is cleared.
+    /// opcode fetch, the PC decrement and the SP decrement, which puts SP on
+    /// the address bus), push PC high, re-check the pending interrupts (the
+    /// push may have overwritten IE at 0xFFFF), push PC low and jump. With
+    /// nothing left pending the CPU jumps to 0x0000 and no IF bit is cleared.
     #[inline(never)]
     fn dispatch<B: CpuBus>(&mut self, bus: &mut B) {
         self.ime = false;
         bus.idle();
         bus.idle();
-        bus.idle();
+        bus.idle_idu(self.sp);
         let pc = self.pc;
         self.sp = self.sp.wrapping_sub(1);
         bus.write(self.sp, (pc >> 8) as u8);
-        let pending = bus.pending_interrupts() & 0x1F;
+        let pending = bus.pending_at_dispatch() & 0x1F;
         let vector = if pending == 0 {
             0x0000
         } else {

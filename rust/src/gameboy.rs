@@ -14,7 +14,7 @@ use crate::state::{StateReader, StateWriter, Stateful};
 pub const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
 const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
 /// Bump when the state layout changes; older states are rejected by name.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 /// Reject ROMs larger than any Game Boy cartridge (before copying them).
 fn check_rom_size(len: usize) -> Result<()> {
@@ -71,6 +71,7 @@ impl Core {
     #[inline]
     pub fn run_frame(&mut self, ram: &mut Ram, render: bool) {
         self.hw.frame_done = false;
+        self.hw.apu.clear_samples();
         self.hw.ppu.rendering = render;
         self.hw.ppu.reference_renderer = self.hw.reference;
         if self.hw.reference {
@@ -89,8 +90,10 @@ impl Core {
         self.frame_count += 1;
         self.release_due_buttons();
         self.hw.sync(ram);
-        if render && !self.hw.ppu.lcd_on() {
-            // A DMG with the LCD off shows a blank (white) screen.
+        if render && (!self.hw.ppu.lcd_on() || self.hw.ppu.blank_frame) {
+            // A DMG with the LCD off shows a blank (white) screen, and so
+            // does the first frame after the LCD is switched on (Pan Docs,
+            // LCDC.7).
             self.hw.ppu.frame.fill(0);
         }
         self.hw.ppu.rendering = false;
@@ -274,6 +277,12 @@ impl GameBoy {
         &self.screen
     }
 
+    /// Choose which derived screen buffers (RGB, grey) rendering keeps up to
+    /// date; see [`Screen::set_formats`].
+    pub fn set_screen_formats(&mut self, rgb: bool, gray: bool) {
+        self.screen.set_formats(rgb, gray);
+    }
+
     /// Colours of the four shades (default: the DMG greys FF/AA/55/00).
     pub fn set_palette(&mut self, palette: [[u8; 3]; 4]) {
         self.screen.set_palette(palette);
@@ -381,5 +390,32 @@ impl GameBoy {
 
     pub fn load_state(&mut self, data: &[u8]) -> Result<()> {
         self.core.load(&mut self.ram, data)
+    }
+}
+
+/// Sound output (the APU itself always runs; this only adds samples).
+impl GameBoy {
+    /// Turn sample output on at `sample_rate` Hz (8000..=192000) or off
+    /// (`None`, the default). While on, [`GameBoy::sound_samples`] holds the
+    /// samples of the last frame run.
+    pub fn set_sound_output(&mut self, sample_rate: Option<u32>) -> Result<()> {
+        let hw = &mut self.core.hw;
+        let counter = hw.timer.system_counter(hw.now);
+        hw.apu.catch_up(hw.now, counter, hw.reference);
+        hw.apu.set_sample_rate(sample_rate)
+    }
+
+    /// The sample rate in Hz, or None while sample output is off.
+    pub fn sound_sample_rate(&self) -> Option<u32> {
+        self.core.hw.apu.sample_rate()
+    }
+
+    /// Interleaved stereo samples (L, R, L, R...), signed 8-bit, produced
+    /// during the most recent frame: `run_frame` clears them first, so after
+    /// `run_frames(n)` they are the last frame's (like PyBoy's `tick(n)`).
+    /// Each channel contributes 0..=15 to the sides NR51 routes it to, as in
+    /// PyBoy 2.8.1's `sound.ndarray`. Empty while sample output is off.
+    pub fn sound_samples(&self) -> &[i8] {
+        self.core.hw.apu.samples()
     }
 }

@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod error;
 pub mod gameboy;
 pub mod joypad;
+pub mod oam_bug;
 pub mod ppu;
 pub mod screen;
 pub mod serial;

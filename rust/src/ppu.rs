@@ -26,14 +26,30 @@ const MODE3_BASE_DOTS: u64 = 172;
 /// Where in the scanline the next transition leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
+    /// Next: STAT reads mode 2 and the STAT LY=LYC flag sees the new LY
+    /// (one M-cycle after LY changes; the OAM-scan interrupt pulse began an
+    /// M-cycle before LY changed).
+    ToMode2,
     /// Next: mode 3 starts (end of OAM scan).
     ToTransfer,
-    /// Next: mode 0 starts (end of pixel transfer).
+    /// Next: the mode-0 interrupt (end of pixel transfer).
     ToHBlank,
+    /// Next: STAT reads mode 0 and OAM/VRAM unlock (just under one M-cycle
+    /// after the mode-0 interrupt).
+    ToHBlankRead,
+    /// Next: the OAM-scan interrupt pulse of the following line begins (one
+    /// M-cycle before that line starts).
+    ToOamIrq,
     /// Next: the following line starts.
     ToNextLine,
+    /// Line 144: next, STAT reads mode 1 (one M-cycle into the line).
+    ToMode1,
     /// Line 153: next, LY reads 0 (one M-cycle into the line).
     ToLy0,
+    /// Line 153: next, the LY=LYC interrupt logic compares LYC with 0.
+    ToLy0Irq,
+    /// Line 153: next, the STAT LY=LYC flag compares LYC with 0.
+    ToLy0Flag,
     /// LCD is off: nothing happens.
     Off,
 }
@@ -69,8 +85,18 @@ pub struct Ppu {
     phase: Phase,
     /// Current level of the STAT interrupt line (interrupt on rising edge).
     stat_line: bool,
+    /// The LY=LYC flag while the LCD is off: the comparator stops and its
+    /// last output is kept (Mooneye stat_lyc_onoff).
+    lyc_flag_off: bool,
     /// Set when VBlank starts; the machine clears it.
     pub frame_ready: bool,
+    /// IF bits raised by transitions inside the M-cycle ending at
+    /// `late_irq_at` (transient; see `Hardware::catch_up_ppu`).
+    pub late_irq: u8,
+    pub late_irq_at: u64,
+    /// The part of `late_irq` raised too late in its M-cycle for a halted
+    /// CPU to wake in it.
+    pub late_halt_irq: u8,
     // ---- Pixel output (derived; not part of save states) ---------------
     /// Draw the lines of the current frame (set by the machine per frame).
     pub rendering: bool,
@@ -88,6 +114,15 @@ pub struct Ppu {
     window_line: u8,
     /// Whether the window has been drawn on the current line.
     window_drawn_this_line: bool,
+    /// The current line's pixels are not all drawn yet. Drawing of the rest
+    /// waits until something could change them (a register, VRAM or OAM
+    /// write) or the line ends.
+    line_pending: bool,
+    /// The LCD was switched on and has not finished a frame since.
+    fresh_on: bool,
+    /// The frame that just ended is the first after the LCD was switched
+    /// on: a DMG does not show it (the screen stays blank).
+    pub blank_frame: bool,
     /// LY matched WY on some line of this frame (the window may start).
     wy_triggered: bool,
 }
@@ -118,7 +153,11 @@ impl Ppu {
             next: 0,
             phase: Phase::ToNextLine,
             stat_line: false,
+            lyc_flag_off: false,
             frame_ready: false,
+            late_irq: 0,
+            late_irq_at: 0,
+            late_halt_irq: 0,
             rendering: false,
             reference_renderer: false,
             frame: Box::new([0; PIXELS]),
@@ -127,6 +166,9 @@ impl Ppu {
             line_obj_count: 0,
             window_line: 0,
             window_drawn_this_line: false,
+            line_pending: false,
+            fresh_on: false,
+            blank_frame: false,
             wy_triggered: false,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
@@ -197,16 +239,14 @@ impl Ppu {
         // VBlank (IF.0, mode-1 STAT source, frame end) starts with line 144.
         let mut t = self.next_line_start(144);
         if e & 0x40 != 0 {
-            // LY=LYC can start matching when LY changes: at a line start, or
-            // (LY=0) one M-cycle into line 153.
+            // The LY=LYC interrupt input changes when LY does (line 153:
+            // LYC=0 matches two M-cycles after LY reads 0).
             let lyc_t = match self.lyc {
-                0 => {
-                    if self.phase == Phase::ToLy0 {
-                        self.next
-                    } else {
-                        self.next_line_start(153) + 4
-                    }
-                }
+                0 => match self.phase {
+                    Phase::ToLy0Irq => self.next,
+                    Phase::ToLy0 => self.next + LY0_IRQ_DOTS - STAT_MODE2_LAG,
+                    _ => self.next_line_start(153) + LY0_IRQ_DOTS,
+                },
                 1..=153 => self.next_line_start(self.lyc),
                 _ => u64::MAX,
             };
@@ -215,15 +255,62 @@ impl Ppu {
         t
     }
 
-    fn compute_stat_line(&self) -> bool {
-        if !self.lcd_on() {
-            return false;
+    /// The STAT mode sources active now, as their STAT enable bits (0x08
+    /// HBlank, 0x10 VBlank, 0x20 OAM scan). The interrupt logic runs ahead
+    /// of the STAT mode bits: the HBlank source rises an M-cycle before STAT
+    /// reads mode 0. The OAM-scan source is no level but a pulse from one
+    /// M-cycle before a line starts until STAT reads mode 2 (line 0: from
+    /// its start; DMG: also before line 144), so enabling it during mode 2
+    /// raises nothing (GBMicrotest lcdon_to_oam_int_*, oam_int_*).
+    #[inline]
+    fn mode_sources(&self) -> u8 {
+        match self.phase {
+            Phase::ToHBlankRead | Phase::ToOamIrq if self.line < 144 => 0x08,
+            Phase::ToNextLine => match self.line {
+                0..=143 => 0x28,
+                _ => 0x10,
+            },
+            Phase::ToOamIrq
+            | Phase::ToMode1
+            | Phase::ToLy0
+            | Phase::ToLy0Irq
+            | Phase::ToLy0Flag => 0x10,
+            Phase::ToMode2 => 0x20,
+            _ => 0,
         }
+    }
+
+    /// The STAT LY=LYC flag. It is 0 for the first M-cycle of lines 1..=153;
+    /// on line 153 it then still compares 153 for an M-cycle while LY reads
+    /// 0, is 0 again for an M-cycle, and compares 0 from then on (GBMicrotest
+    /// line_153_lyc0_stat_timing_*, line_153_lyc153_stat_timing_*).
+    #[inline]
+    fn lyc_match(&self) -> bool {
+        if !self.lcd_on() {
+            return self.lyc_flag_off;
+        }
+        match self.phase {
+            Phase::ToMode2 => self.line == 0 && self.lyc == 0,
+            // Line 153: off, then still 153 while LY reads 0, off again.
+            Phase::ToLy0 | Phase::ToLy0Flag => false,
+            Phase::ToLy0Irq => self.lyc == 153,
+            _ => self.ly == self.lyc,
+        }
+    }
+
+    /// The LY=LYC input of the STAT interrupt logic: the comparison one
+    /// M-cycle ahead of the STAT flag (line 153: LYC=0 matches at +8).
+    #[inline]
+    fn lyc_irq(&self) -> bool {
+        self.ly == self.lyc && self.phase != Phase::ToLy0Irq
+    }
+
+    fn compute_stat_line(&self) -> bool {
         let e = self.stat_enables;
-        (e & 0x40 != 0 && self.ly == self.lyc)
-            || (e & 0x08 != 0 && self.mode == 0)
-            || (e & 0x10 != 0 && self.mode == 1)
-            || (e & 0x20 != 0 && self.mode == 2)
+        if !self.lcd_on() {
+            return e & 0x40 != 0 && self.lyc_flag_off;
+        }
+        (e & 0x40 != 0 && self.lyc_irq()) || e & self.mode_sources() != 0
     }
 
     /// Re-evaluate the STAT line; returns IRQ_STAT on a rising edge.
@@ -287,34 +374,42 @@ impl Ppu {
     }
 
     /// Length of mode 3 on the current line, in dots: 172 plus the SCX fine
-    /// scroll discard, plus object fetch penalties (Pan Docs "Mode 3 length").
+    /// scroll discard, plus object fetch penalties (Pan Docs "Mode 3 length"):
+    /// each object costs 6 dots, plus up to 5 more while the background fetch
+    /// it interrupts finishes (paid once per background tile: the leftmost
+    /// object in a tile pays the most); an object at X=0 also waits for the
+    /// SCX discard.
     fn mode3_dots(&mut self) -> u64 {
-        let mut dots = MODE3_BASE_DOTS + (self.scx & 7) as u64;
+        let fine = (self.scx & 7) as u64;
+        let mut dots = MODE3_BASE_DOTS + fine;
         let tall = self.lcdc & 0x04 != 0;
         if self.lcdc & 0x02 != 0 && self.objects_on_line(self.ly, tall) != 0 {
-            let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+            let height = if tall { 16 } else { 8 };
             let ly = self.ly as i32;
             let mut count = 0;
-            let mut seen_tiles = [false; 32];
+            let mut tile_wait = [0u8; 22];
+            let mut at_x0 = false;
             for i in 0..40 {
                 let y = self.oam[i * 4] as i32 - 16;
-                let x = self.oam[i * 4 + 1] as i32;
                 if ly < y || ly >= y + height {
                     continue;
                 }
-                count += 1;
+                let x = self.oam[i * 4 + 1] as u64;
                 if x < 168 {
                     dots += 6;
-                    let px = x + (self.scx & 7) as i32;
-                    let tile = (px >> 3) as usize & 31;
-                    if !seen_tiles[tile] {
-                        seen_tiles[tile] = true;
-                        dots += 5u64.saturating_sub((px & 7) as u64);
-                    }
+                    at_x0 |= x == 0;
+                    let px = x + fine;
+                    let w = &mut tile_wait[(px >> 3) as usize];
+                    *w = (*w).max(5u8.saturating_sub((px & 7) as u8));
                 }
+                count += 1;
                 if count == 10 {
                     break;
                 }
+            }
+            dots += tile_wait.iter().map(|&w| w as u64).sum::<u64>();
+            if at_x0 {
+                dots += fine;
             }
         }
         if self.lcdc & 0x20 != 0 && self.wx <= 166 && self.ly >= self.wy {
@@ -329,7 +424,35 @@ impl Ppu {
         let mut irq = 0;
         while self.next <= now {
             irq |= self.skip_lines(now);
-            irq |= self.transition();
+            let t = self.next;
+            let was = self.phase;
+            let bits = self.transition();
+            if bits != 0 {
+                // Remember which M-cycle raised them: the end of the M-cycle
+                // the transition falls in (CPU accesses are M-cycle aligned).
+                let m = (t + 3) & !3;
+                if self.late_irq_at != m {
+                    self.late_irq_at = m;
+                    self.late_irq = 0;
+                    self.late_halt_irq = 0;
+                }
+                self.late_irq |= bits;
+                // Requests raised in the second half of their M-cycle are
+                // not latched by a halted CPU until the next one: the
+                // mode-0 edge (which SCX and objects move dot by dot;
+                // Mooneye hblank_ly_scx_timing-GS against GBMicrotest
+                // hblank_int_scx*) and the OAM-scan pulse, which rises on
+                // the last dot before its M-cycle ends.
+                let halt_late = match was {
+                    Phase::ToHBlank => t & 3 != 1 && t & 3 != 2,
+                    Phase::ToOamIrq => true,
+                    _ => false,
+                };
+                if halt_late {
+                    self.late_halt_irq |= bits;
+                }
+                irq |= bits;
+            }
         }
         irq
     }
@@ -378,50 +501,69 @@ impl Ppu {
     fn transition(&mut self) -> u8 {
         let mut irq = 0;
         match self.phase {
+            Phase::ToMode2 => {
+                self.mode = 2;
+                self.phase = Phase::ToTransfer;
+                self.next = self.line_start + MODE3_START_DOTS;
+            }
             Phase::ToTransfer => {
                 if self.rendering {
                     self.start_line_drawing();
                 }
+                // Line 0 after the LCD is turned on runs two dots late.
+                let irq_dots = if self.mode == 0 {
+                    MODE0_IRQ_DOTS + 2
+                } else {
+                    MODE0_IRQ_DOTS
+                };
                 self.mode = 3;
                 self.phase = Phase::ToHBlank;
-                self.next = self.line_start + OAM_SCAN_DOTS + self.mode3_dots();
+                self.next = self.line_start + irq_dots + self.mode3_dots() - MODE3_BASE_DOTS;
             }
             Phase::ToHBlank => {
-                if self.rendering {
-                    self.finish_line_drawing();
-                }
+                // The mode-0 interrupt fires now; STAT reads mode 3 (and
+                // VRAM/OAM stay locked) a little longer.
+                self.phase = Phase::ToHBlankRead;
+                self.next += MODE0_READ_LAG;
+            }
+            Phase::ToHBlankRead => {
                 self.mode = 0;
+                self.phase = Phase::ToOamIrq;
+                self.next = self.line_start + DOTS_PER_LINE - MODE2_IRQ_EARLY;
+            }
+            Phase::ToOamIrq => {
                 self.phase = Phase::ToNextLine;
                 self.next = self.line_start + DOTS_PER_LINE;
             }
             Phase::ToNextLine => {
+                self.flush_line();
                 // The next line starts exactly when this transition is due.
                 self.line_start = self.next;
                 self.line = if self.line == 153 { 0 } else { self.line + 1 };
                 self.ly = self.line;
                 match self.line {
                     0..=143 => {
-                        self.mode = 2;
-                        self.phase = Phase::ToTransfer;
-                        self.next = self.line_start + OAM_SCAN_DOTS;
+                        // STAT still reads mode 0 (line 0: from VBlank, 0
+                        // too on the DMG) for one M-cycle.
+                        self.mode = 0;
+                        self.phase = Phase::ToMode2;
+                        self.next = self.line_start + STAT_MODE2_LAG;
                     }
                     144 => {
-                        self.mode = 1;
+                        // STAT reads mode 0 for one more M-cycle.
+                        self.mode = 0;
                         self.window_line = 0;
                         self.wy_triggered = false;
-                        irq |= IRQ_VBLANK;
+                        self.blank_frame = self.fresh_on;
+                        self.fresh_on = false;
                         self.frame_ready = true;
-                        // DMG quirk: the mode-2 STAT source also fires as VBlank starts.
-                        if self.stat_enables & 0x20 != 0 && !self.stat_line {
-                            irq |= IRQ_STAT;
-                            self.stat_line = true;
-                        }
-                        self.phase = Phase::ToNextLine;
-                        self.next = self.line_start + DOTS_PER_LINE;
+                        irq |= IRQ_VBLANK;
+                        self.phase = Phase::ToMode1;
+                        self.next = self.line_start + STAT_MODE2_LAG;
                     }
                     153 => {
                         self.phase = Phase::ToLy0;
-                        self.next = self.line_start + 4;
+                        self.next = self.line_start + STAT_MODE2_LAG;
                     }
                     _ => {
                         self.phase = Phase::ToNextLine;
@@ -429,10 +571,23 @@ impl Ppu {
                     }
                 }
             }
-            Phase::ToLy0 => {
-                self.ly = 0;
+            Phase::ToMode1 => {
+                self.mode = 1;
                 self.phase = Phase::ToNextLine;
                 self.next = self.line_start + DOTS_PER_LINE;
+            }
+            Phase::ToLy0 => {
+                self.ly = 0;
+                self.phase = Phase::ToLy0Irq;
+                self.next = self.line_start + LY0_IRQ_DOTS;
+            }
+            Phase::ToLy0Irq => {
+                self.phase = Phase::ToLy0Flag;
+                self.next = self.line_start + LY0_FLAG_DOTS;
+            }
+            Phase::ToLy0Flag => {
+                self.phase = Phase::ToOamIrq;
+                self.next = self.line_start + DOTS_PER_LINE - MODE2_IRQ_EARLY;
             }
             Phase::Off => {
                 self.next = u64::MAX;
@@ -441,16 +596,47 @@ impl Ppu {
         irq | self.update_stat()
     }
 
-    /// OAM is inaccessible to the CPU during modes 2 and 3.
+    /// Whether a CPU read of OAM at `now` is refused (reads 0xFF): from the
+    /// start of a visible line (the LY change, one M-cycle before STAT reads
+    /// mode 2) until STAT reads mode 0. Line 0 after the LCD is turned on has
+    /// no OAM scan: OAM locks with mode 3.
     #[inline]
-    pub fn oam_blocked(&self) -> bool {
-        self.mode >= 2
+    pub fn oam_read_blocked(&self) -> bool {
+        match self.phase {
+            Phase::ToMode2 | Phase::ToHBlank | Phase::ToHBlankRead => true,
+            Phase::ToTransfer => self.mode == 2,
+            _ => false,
+        }
     }
 
-    /// VRAM is inaccessible to the CPU during mode 3.
+    /// Whether a CPU write to OAM at `now` is dropped. Writes lock one
+    /// M-cycle later than reads at the line start, and pass in the M-cycle
+    /// between the OAM scan and mode 3 (Mooneye lcdon_write_timing-GS).
     #[inline]
-    pub fn vram_blocked(&self) -> bool {
-        self.mode == 3
+    pub fn oam_write_blocked(&self, now: u64) -> bool {
+        match self.phase {
+            Phase::ToHBlank | Phase::ToHBlankRead => true,
+            Phase::ToTransfer => self.mode == 2 && now < self.line_start + MODE3_START_DOTS - 4,
+            _ => false,
+        }
+    }
+
+    /// Whether a CPU read of VRAM at `now` is refused: during mode 3, which
+    /// locks VRAM reads one M-cycle before STAT reads 3 (except on line 0
+    /// after the LCD is turned on), until STAT reads mode 0.
+    #[inline]
+    pub fn vram_read_blocked(&self, now: u64) -> bool {
+        match self.phase {
+            Phase::ToHBlank | Phase::ToHBlankRead => true,
+            Phase::ToTransfer => self.mode == 2 && now >= self.line_start + MODE3_START_DOTS - 4,
+            _ => false,
+        }
+    }
+
+    /// Whether a CPU write to VRAM is dropped: while STAT reads mode 3.
+    #[inline]
+    pub fn vram_write_blocked(&self) -> bool {
+        matches!(self.phase, Phase::ToHBlank | Phase::ToHBlankRead)
     }
 
     /// Register read (caller has caught up).
@@ -458,11 +644,7 @@ impl Ppu {
         match addr {
             0xFF40 => self.lcdc,
             0xFF41 => {
-                let coincidence = if self.lcd_on() && self.ly == self.lyc {
-                    4
-                } else {
-                    0
-                };
+                let coincidence = if self.lyc_match() { 4 } else { 0 };
                 0x80 | self.stat_enables | coincidence | self.mode
             }
             0xFF42 => self.scy,
@@ -479,23 +661,39 @@ impl Ppu {
 
     /// Register write at `now` (caller has caught up); returns IF bits.
     pub fn write(&mut self, addr: u16, value: u8, now: u64) -> u8 {
-        if self.rendering && self.phase == Phase::ToHBlank && addr != 0xFF41 && addr != 0xFF45 {
-            // A write that lands mid-line: the pixels already pushed keep
-            // the old value.
+        if self.line_pending && addr != 0xFF41 && addr != 0xFF45 {
+            // A write that lands while the line is being pushed: the pixels
+            // already out keep the old value.
             let x = self.pixel_at(now);
-            self.draw_to(x);
+            if x as usize >= WIDTH {
+                self.flush_line();
+            } else {
+                self.draw_to(x);
+                if addr == 0xFF47 {
+                    // DMG: for the pixel being pushed during the write, BGP
+                    // reads as the OR of the old and new values.
+                    let old = self.bgp;
+                    self.bgp |= value;
+                    self.draw_to(x + 1);
+                    self.bgp = old;
+                }
+            }
         }
         match addr {
             0xFF40 => {
                 let was_on = self.lcd_on();
+                if was_on && value & 0x80 == 0 {
+                    self.lyc_flag_off = self.lyc_match();
+                }
                 self.lcdc = value;
                 if was_on && !self.lcd_on() {
+                    self.flush_line();
                     self.ly = 0;
                     self.line = 0;
                     self.mode = 0;
                     self.phase = Phase::Off;
                     self.next = u64::MAX;
-                    self.stat_line = false;
+                    self.stat_line = self.compute_stat_line();
                     return 0;
                 }
                 if !was_on && self.lcd_on() {
@@ -504,17 +702,29 @@ impl Ppu {
                     self.line = 0;
                     self.ly = 0;
                     self.mode = 0;
-                    self.line_start = now + LCD_ON_DELAY;
+                    self.line_start = now.saturating_sub(LCD_ON_EARLY);
                     self.window_line = 0;
                     self.wy_triggered = false;
+                    self.fresh_on = true;
                     self.phase = Phase::ToTransfer;
-                    self.next = self.line_start + OAM_SCAN_DOTS;
+                    self.next = self.line_start + MODE3_START_DOTS;
                 }
                 self.update_stat()
             }
             0xFF41 => {
+                // DMG quirk (Pan Docs, STAT): for one cycle the write acts as
+                // if every source were enabled, so an active condition raises
+                // the interrupt on a low line. GBMicrotest stat_write_glitch_*
+                // (verified on a DMG) show it for HBlank, VBlank and LY=LYC
+                // but not during the OAM scan or mode 3.
+                let active = self.lyc_match() || (self.lcd_on() && self.mode <= 1);
+                let glitch = if active && !self.stat_line {
+                    IRQ_STAT
+                } else {
+                    0
+                };
                 self.stat_enables = value & 0x78;
-                self.update_stat()
+                glitch | self.update_stat()
             }
             0xFF42 => {
                 self.scy = value;
@@ -553,10 +763,39 @@ impl Ppu {
     }
 }
 
-/// Dots into line 153 at which the DMG boot ROM hands over (PC=0x100).
-const POST_BOOT_LINE153_DOTS: u64 = 400;
-/// Dots between the LCDC write that turns the LCD on and the start of line 0.
-const LCD_ON_DELAY: u64 = 0;
+/// Dots into line 153 at which the DMG boot ROM hands over (PC=0x100)
+/// (GBMicrotest poweron_ly_*, poweron_stat_*, poweron_oam_*, poweron_vram_*).
+const POST_BOOT_LINE153_DOTS: u64 = 396;
+
+// Line timing, in dots from a line's start (`line_start`, when LY changes).
+// The CPU samples on M-cycle boundaries, so mostly only which boundary an
+// edge falls before matters. Fitted to Mooneye's lcdon_timing-GS and
+// lcdon_write_timing-GS tables (LY, STAT, OAM/VRAM read and write windows at
+// every M-cycle of lines 0..=2 after the LCD is turned on), intr_2_*,
+// hblank_ly_scx_timing-GS, stat_lyc_onoff, and GBMicrotest (DMG-verified).
+
+/// STAT reads mode 2 (lines 0..=143) or mode 1 (line 144), and the STAT
+/// LY=LYC flag sees the new LY, one M-cycle after LY changes.
+const STAT_MODE2_LAG: u64 = 4;
+/// STAT reads mode 3 (and VRAM is write-locked) from here.
+const MODE3_START_DOTS: u64 = 84;
+/// The mode-0 interrupt with a 172-dot mode 3 (no SCX, objects or window);
+/// two dots later on line 0 after the LCD is turned on.
+const MODE0_IRQ_DOTS: u64 = 250;
+/// STAT reads mode 0, and OAM/VRAM unlock, this long after the mode-0
+/// interrupt. The edge falls just after an M-cycle boundary, so mode 3
+/// lengthened by 1..=4 dots ends one M-cycle later (the M-cycle steps of
+/// Mooneye intr_2_mode0_timing_sprites).
+const MODE0_READ_LAG: u64 = 3;
+/// The OAM-scan interrupt pulse rises this long before its line starts.
+const MODE2_IRQ_EARLY: u64 = 4;
+/// Line 153: the LY=LYC interrupt input compares LYC with 0 from here, the
+/// STAT flag from `LY0_FLAG_DOTS` (LY reads 0 from `STAT_MODE2_LAG`).
+const LY0_IRQ_DOTS: u64 = 8;
+const LY0_FLAG_DOTS: u64 = 12;
+/// Line 0 after the LCD is turned on has no OAM scan but is otherwise timed
+/// like a line that started this many dots before the LCDC write.
+const LCD_ON_EARLY: u64 = 4;
 
 impl Stateful for Ppu {
     fn save(&self, w: &mut StateWriter) {
@@ -588,9 +827,16 @@ impl Stateful for Ppu {
             Phase::ToNextLine => 2,
             Phase::ToLy0 => 3,
             Phase::Off => 4,
+            Phase::ToMode2 => 5,
+            Phase::ToHBlankRead => 6,
+            Phase::ToOamIrq => 7,
+            Phase::ToLy0Irq => 8,
+            Phase::ToLy0Flag => 9,
+            Phase::ToMode1 => 10,
         });
         w.bool(self.stat_line);
         w.bool(self.frame_ready);
+        w.bool(self.lyc_flag_off);
         w.end_section();
     }
 
@@ -620,6 +866,12 @@ impl Stateful for Ppu {
             2 => Phase::ToNextLine,
             3 => Phase::ToLy0,
             4 => Phase::Off,
+            5 => Phase::ToMode2,
+            6 => Phase::ToHBlankRead,
+            7 => Phase::ToOamIrq,
+            8 => Phase::ToLy0Irq,
+            9 => Phase::ToLy0Flag,
+            10 => Phase::ToMode1,
             p => {
                 return Err(Error::InvalidState(format!(
                     "corrupted state: PPU phase {p} is out of range"
@@ -628,6 +880,7 @@ impl Stateful for Ppu {
         };
         self.stat_line = r.bool()?;
         self.frame_ready = r.bool()?;
+        self.lyc_flag_off = r.bool()?;
         if self.mode > 3 || self.line > 153 || self.ly > 153 {
             return Err(Error::InvalidState(format!(
                 "corrupted state: PPU mode {} / line {} / LY {} out of range",
@@ -655,7 +908,33 @@ impl Stateful for Ppu {
 // path uses the second; tests check both draw identical frames.
 
 /// Dots from the start of mode 3 to the first visible pixel (fetcher start-up).
-const FIRST_PIXEL_DOTS: u64 = 12;
+const FIRST_PIXEL_DOTS: u64 = 19;
+
+/// For each byte, its 8 bits spread into the low bit of 8 byte lanes, most
+/// significant bit in lane 0 (the leftmost pixel).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u64;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (0x80 >> bit) != 0 {
+                v |= 1 << (8 * bit);
+            }
+            bit += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The 8 colour indices (0..=3, leftmost first) of a tile row's two planes.
+#[inline(always)]
+fn tile_row_colors(lo: u8, hi: u8) -> [u8; 8] {
+    (SPREAD[lo as usize] | SPREAD[hi as usize] << 1).to_le_bytes()
+}
 
 #[derive(Clone, Copy, Default)]
 struct ObjPixel {
@@ -672,6 +951,7 @@ impl Ppu {
     /// whose rows include LY.
     fn start_line_drawing(&mut self) {
         self.line_x = 0;
+        self.line_pending = true;
         self.window_drawn_this_line = false;
         if self.ly == self.wy {
             self.wy_triggered = true;
@@ -692,7 +972,17 @@ impl Ppu {
         self.line_obj_count = n as u8;
     }
 
+    /// Draw whatever is left of the current line (before anything that
+    /// could change its pixels: VRAM/OAM writes, the next line).
+    #[inline]
+    pub fn flush_line(&mut self) {
+        if self.line_pending {
+            self.finish_line_drawing();
+        }
+    }
+
     fn finish_line_drawing(&mut self) {
+        self.line_pending = false;
         self.draw_to(WIDTH as u8);
         if self.line_x as usize >= WIDTH && self.ly < 144 && self.window_drawn_this_line {
             self.window_line = self.window_line.wrapping_add(1);
@@ -805,14 +1095,11 @@ impl Ppu {
                 let bx = (x as u8).wrapping_add(self.scx);
                 let tile = self.vram[map_row + (bx as usize >> 3)];
                 let a = self.bg_tile_row_addr(tile, y & 7);
-                let (lo, hi) = (self.vram[a], self.vram[a + 1]);
-                let mut b = bx & 7;
-                while b < 8 && x < bg_end {
-                    let sh = 7 - b;
-                    bg[x] = ((hi >> sh) & 1) << 1 | ((lo >> sh) & 1);
-                    b += 1;
-                    x += 1;
-                }
+                let row = tile_row_colors(self.vram[a], self.vram[a + 1]);
+                let off = (bx & 7) as usize;
+                let n = (8 - off).min(bg_end - x);
+                bg[x..x + n].copy_from_slice(&row[off..off + n]);
+                x += n;
             }
             // Window.
             if let Some(w) = win {
@@ -829,14 +1116,11 @@ impl Ppu {
                     let wx = x + 7 - self.wx as usize;
                     let tile = self.vram[map_row + ((wx >> 3) & 31)];
                     let a = self.bg_tile_row_addr(tile, wy & 7);
-                    let (lo, hi) = (self.vram[a], self.vram[a + 1]);
-                    let mut b = wx & 7;
-                    while b < 8 && x < x1 {
-                        let sh = 7 - b;
-                        bg[x] = ((hi >> sh) & 1) << 1 | ((lo >> sh) & 1);
-                        b += 1;
-                        x += 1;
-                    }
+                    let row = tile_row_colors(self.vram[a], self.vram[a + 1]);
+                    let off = wx & 7;
+                    let n = (8 - off).min(x1 - x);
+                    bg[x..x + n].copy_from_slice(&row[off..off + n]);
+                    x += n;
                 }
             }
         }
@@ -878,16 +1162,19 @@ impl Ppu {
         }
         let row = ly as usize * WIDTH;
         let bgp = self.bgp;
+        let pal = [bgp & 3, (bgp >> 2) & 3, (bgp >> 4) & 3, bgp >> 6];
         let out = &mut self.frame[row + x0..row + x1];
-        for (k, px) in out.iter_mut().enumerate() {
-            let x = x0 + k;
-            let c = bg[x];
-            *px = (bgp >> (c * 2)) & 3;
-            if any_obj {
-                let o = obj[x];
-                if o.color != 0 && !(o.behind_bg && c != 0) {
-                    *px = o.shade;
-                }
+        if any_obj {
+            for ((px, &c), o) in out.iter_mut().zip(&bg[x0..x1]).zip(&obj[x0..x1]) {
+                *px = if o.color != 0 && !(o.behind_bg && c != 0) {
+                    o.shade
+                } else {
+                    pal[c as usize & 3]
+                };
+            }
+        } else {
+            for (px, &c) in out.iter_mut().zip(&bg[x0..x1]) {
+                *px = pal[c as usize & 3];
             }
         }
     }
@@ -986,6 +1273,30 @@ impl Ppu {
                 (pal >> (2 * color)) & 3
             }
             _ => bg_shade,
+        }
+    }
+}
+
+// ---- OAM corruption bug support (the patterns are in `oam_bug.rs`) --------
+
+impl Ppu {
+    /// The OAM row (0..20, 8 bytes each) the OAM scan reads in the M-cycle
+    /// ending at `now`, or `None` outside mode 2 (LCD off, VBlank, the first
+    /// line after LCD on, modes 3 and 0). The caller has caught up to `now`.
+    ///
+    /// The scan reads one row per M-cycle: row `(now - line_start) / 4`.
+    /// Checked against Blargg's oam_bug 4-scanline_timing, 5-timing_bug and
+    /// 7-timing_effect, which time the bug from the LCDC write that turns
+    /// the LCD on (so they also depend on `LCD_ON_EARLY`).
+    pub fn oam_scan_row(&self, now: u64) -> Option<usize> {
+        if self.mode != 2 || self.phase != Phase::ToTransfer {
+            return None;
+        }
+        let row = now.checked_sub(self.line_start)? / 4;
+        if row < crate::oam_bug::ROWS as u64 {
+            Some(row as usize)
+        } else {
+            None
         }
     }
 }

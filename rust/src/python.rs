@@ -14,6 +14,12 @@
 //!   `catch_unwind`. A panic is a bug in EmuRust; it is reported as
 //!   `InternalError` and the instance refuses further use, because its state
 //!   may be half-updated.
+//! - no `unsafe` here: the zero-copy NumPy views of the screen live in
+//!   [`buffers`], the one module allowed to use it.
+
+#![deny(unsafe_code)]
+
+mod buffers;
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -21,7 +27,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyException, PyIndexError, PyOverflowError, PyTypeError, PyUserWarning, PyValueError,
+    PyException, PyIndexError, PyOverflowError, PyRuntimeError, PyTypeError, PyUserWarning,
+    PyValueError,
 };
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -30,12 +37,17 @@ use pyo3::types::{
     PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PySlice, PyString, PyTuple, PyType,
 };
 
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+
 use crate::{Button, Error, GameBoy};
+use buffers::{ScreenBuffer, ViewCache};
 
 /// Size of the addressable space seen through `GameBoy.memory`.
 const ADDRESS_SPACE: usize = 0x1_0000;
 /// Largest ROM accepted (the largest real cartridges, MBC5, are 8 MiB).
 const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
+/// One (r, g, b) palette colour as Python sees it.
+type Colour = (u8, u8, u8);
 /// Exact size of a DMG boot ROM.
 const BOOT_ROM_SIZE: usize = 256;
 /// `tick` re-attaches to the interpreter every this many frames to check for
@@ -86,6 +98,8 @@ create_exception!(
 /// `create_exception!` cannot express, so they are built once with `type()`.
 static INVALID_ARGUMENT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static INVALID_ADDRESS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+/// `SoundOffError(EmuRustError, RuntimeError)`, built the same way.
+static SOUND_OFF: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 fn two_base_exception<'py>(
     py: Python<'py>,
@@ -124,6 +138,20 @@ fn invalid_address_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
                 py.get_type::<PyIndexError>(),
                 "A memory address outside 0x0000..=0xFFFF (negative addresses are not \
                  supported).",
+            )
+        })
+        .map(|ty| ty.bind(py))
+}
+
+fn sound_off_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    SOUND_OFF
+        .get_or_try_init(py, || {
+            two_base_exception(
+                py,
+                "SoundOffError",
+                py.get_type::<PyRuntimeError>(),
+                "Sound samples were asked for while sound output is off (turn it on with \
+                 GameBoy(..., sound_sample_rate=48000) or gb.sound_sample_rate = 48000).",
             )
         })
         .map(|ty| ty.bind(py))
@@ -341,6 +369,120 @@ fn button_arg(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Button> {
     })
 }
 
+/// One palette colour: an `(r, g, b)` sequence of ints 0..=255, or an int
+/// 0xRRGGBB (PyBoy's `color_palette` form).
+fn colour_arg(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<[u8; 3]> {
+    let py = obj.py();
+    // A 1-D NumPy array has `__index__` (which raises), so iterables first.
+    let iterable = !obj.is_instance_of::<PyInt>() && obj.try_iter().is_ok();
+    let int = if iterable { None } else { as_int(obj)? };
+    if let Some(int) = int {
+        let shown = int.to_string();
+        return match int
+            .extract::<i64>()
+            .ok()
+            .filter(|v| (0..=0xFF_FFFF).contains(v))
+        {
+            Some(v) => Ok([(v >> 16) as u8, (v >> 8) as u8, v as u8]),
+            None => Err(invalid_argument(
+                py,
+                format!(
+                    "palette colour {index} is {shown}; an int colour must be 0x000000..=0xFFFFFF"
+                ),
+            )),
+        };
+    }
+    let items = short_sequence(obj, 3, || {
+        format!(
+            "palette colour {index} must be an (r, g, b) sequence or an int 0xRRGGBB, not {}",
+            type_name(obj)
+        )
+    })?;
+    if items.len() != 3 {
+        return Err(invalid_argument(
+            py,
+            format!(
+                "palette colour {index} needs exactly 3 components (r, g, b), got {}",
+                if items.len() > 3 {
+                    "more".to_owned()
+                } else {
+                    items.len().to_string()
+                }
+            ),
+        ));
+    }
+    let mut rgb = [0u8; 3];
+    for (c, item) in rgb.iter_mut().zip(&items) {
+        let Some(int) = as_int(item)? else {
+            return Err(PyTypeError::new_err(format!(
+                "palette colour {index} components must be ints, not {}",
+                type_name(item)
+            )));
+        };
+        let shown = int.to_string();
+        *c = int
+            .extract::<i64>()
+            .ok()
+            .and_then(|v| u8::try_from(v).ok())
+            .ok_or_else(|| {
+                invalid_argument(
+                    py,
+                    format!("palette colour {index} has component {shown}, outside 0..=255"),
+                )
+            })?;
+    }
+    Ok(rgb)
+}
+
+/// At most `max + 1` items of an iterable other than `str` (so that an
+/// endless iterator cannot hang us); `TypeError` with `what()` otherwise.
+fn short_sequence<'py>(
+    obj: &Bound<'py, PyAny>,
+    max: usize,
+    what: impl Fn() -> String,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(what()));
+    }
+    let Ok(iter) = obj.try_iter() else {
+        return Err(PyTypeError::new_err(what()));
+    };
+    iter.take(max + 1).collect()
+}
+
+/// A palette: 4 colours, lightest (shade 0) first.
+/// (`bytes` is refused: its items would read as 0xRRGGBB ints.)
+fn palette_arg(obj: &Bound<'_, PyAny>) -> PyResult<[[u8; 3]; 4]> {
+    let what = || {
+        format!(
+            "palette must be a sequence of 4 colours ((r, g, b) or 0xRRGGBB), not {}",
+            type_name(obj)
+        )
+    };
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return Err(PyTypeError::new_err(what()));
+    }
+    let items = short_sequence(obj, 4, what)?;
+    if items.len() != 4 {
+        return Err(invalid_argument(
+            obj.py(),
+            format!(
+                "palette needs exactly 4 colours (shade 0, the lightest, first), got {}",
+                if items.len() > 4 {
+                    "more".to_owned()
+                } else {
+                    items.len().to_string()
+                }
+            ),
+        ));
+    }
+    let mut palette = [[0u8; 3]; 4];
+    for (i, (colour, item)) in palette.iter_mut().zip(&items).enumerate() {
+        *colour = colour_arg(item, i)?;
+    }
+    Ok(palette)
+}
+
 /// Indices `start, start+step, ...` (`count` of them) of a slice resolved
 /// against the 64 KiB space; every index is in range by construction.
 fn slice_addresses(slice: &Bound<'_, PySlice>) -> PyResult<impl Iterator<Item = u16>> {
@@ -382,13 +524,28 @@ impl Core {
     }
 }
 
+/// Switch on the RGB and/or grey conversion of rendered frames (they start
+/// off: a frame is converted only into the formats someone has looked at).
+fn want_format(slf: &Bound<'_, PyGameBoy>, rgb: bool, gray: bool) -> PyResult<()> {
+    let (has_rgb, has_gray) = slf.borrow().read(|gb| gb.screen().formats())?;
+    if (rgb && !has_rgb) || (gray && !has_gray) {
+        slf.borrow_mut()
+            .write(|gb| gb.set_screen_formats(rgb || has_rgb, gray || has_gray))?;
+    }
+    Ok(())
+}
+
 /// A Game Boy (DMG). The public `emurust.GameBoy` subclasses this class and
 /// accepts ROM paths; this one takes the ROM image as `bytes`.
-#[pyclass(module = "emurust._core", name = "GameBoy", subclass)]
+#[pyclass(module = "emurust._core", name = "GameBoy", subclass, weakref)]
 pub struct PyGameBoy {
     // A `Mutex` makes the class `Sync` as `#[pyclass]` requires whatever the
     // core holds; `&mut self` methods use `get_mut`, which does not lock.
+    // NumPy views point into the `GameBoy`'s screen buffers: it must never
+    // be replaced or dropped while `self` lives (see `buffers`).
     core: Mutex<Core>,
+    /// The screen arrays handed out (weakly held).
+    views: ViewCache,
 }
 
 impl PyGameBoy {
@@ -458,9 +615,12 @@ impl PyGameBoy {
             }
         };
         let built = no_panic(|| GameBoy::new(rom, boot)).map_err(|msg| internal_error(&msg))?;
-        let gb = built.map_err(|e| core_error(py, e))?;
+        let mut gb = built.map_err(|e| core_error(py, e))?;
+        // RGB and grey are converted only once someone has asked for them.
+        gb.set_screen_formats(false, false);
         Ok(PyGameBoy {
             core: Mutex::new(Core { gb, broken: None }),
+            views: ViewCache::default(),
         })
     }
 
@@ -587,6 +747,101 @@ impl PyGameBoy {
         self.read(|gb| gb.instance_bytes())
     }
 
+    /// The last rendered frame as RGB, a read-only (144, 160, 3) uint8 NumPy
+    /// array viewing the emulator's own buffer: no copy, updated in place by
+    /// every rendering `tick` and by setting `palette`.
+    #[getter]
+    fn screen<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        want_format(slf, true, false)?;
+        buffers::view(slf, ScreenBuffer::Rgb)
+    }
+
+    /// The last rendered frame as shades 0..=3 (0 = lightest), a read-only
+    /// (144, 160) uint8 view like `screen`.
+    #[getter]
+    fn screen_shades<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        buffers::view(slf, ScreenBuffer::Shades)
+    }
+
+    /// The last rendered frame as grey levels (the luma of the palette
+    /// colours), a read-only (144, 160) uint8 view like `screen`.
+    #[getter]
+    fn screen_gray<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        want_format(slf, false, true)?;
+        buffers::view(slf, ScreenBuffer::Gray)
+    }
+
+    /// The colours of shades 0..=3 as four (r, g, b) tuples, lightest first.
+    #[getter]
+    fn palette(&self) -> PyResult<(Colour, Colour, Colour, Colour)> {
+        let p = self.read(|gb| gb.screen().palette())?;
+        let c = |i: usize| (p[i][0], p[i][1], p[i][2]);
+        Ok((c(0), c(1), c(2), c(3)))
+    }
+
+    /// Sets the colours of shades 0..=3: four (r, g, b) sequences (ints
+    /// 0..=255) or 0xRRGGBB ints, lightest first. The screen arrays are
+    /// re-converted at once.
+    #[setter]
+    fn set_palette(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let palette = palette_arg(value)?;
+        self.write(|gb| gb.set_palette(palette))
+    }
+
+    /// The sound output's sample rate in Hz, or None while sound output is
+    /// off (the default). Setting an int (8000..=192000; PyBoy uses 48000)
+    /// turns it on, None turns it off.
+    #[getter]
+    fn sound_sample_rate(&self) -> PyResult<Option<u32>> {
+        self.read(|gb| gb.sound_sample_rate())
+    }
+
+    #[setter]
+    fn set_sound_sample_rate(&mut self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let rate = if value.is_none() {
+            None
+        } else {
+            match int_arg(value, "sound_sample_rate")?.and_then(|r| u32::try_from(r).ok()) {
+                Some(r) => Some(r),
+                None => {
+                    return Err(invalid_argument(
+                        py,
+                        format!("sound sample rate must be in 8000..=192000 Hz, got {value}"),
+                    ))
+                }
+            }
+        };
+        match self.write(|gb| gb.set_sound_output(rate))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
+    /// The sound samples of the last frame run (the last frame of the last
+    /// `tick`, as PyBoy's `sound.ndarray`): a new int8 NumPy array of shape
+    /// (n, 2), columns left and right (a copy, not a view). Raises
+    /// `SoundOffError` while sound output is off.
+    #[getter]
+    fn sound<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<i8>>> {
+        // ImportError rather than a panic inside rust-numpy without NumPy.
+        py.import("numpy")?;
+        let samples = self.read(|gb| {
+            gb.sound_sample_rate().map(|_| {
+                let s = gb.sound_samples();
+                (PyArray1::from_slice(py, s), s.len() / 2)
+            })
+        })?;
+        let Some((samples, pairs)) = samples else {
+            return Err(error_of_type(
+                sound_off_type(py),
+                "sound output is off: turn it on with GameBoy(..., sound_sample_rate=48000) \
+                 or gb.sound_sample_rate = 48000"
+                    .to_owned(),
+            ));
+        };
+        samples.reshape(vec![pairs, 2])
+    }
+
     /// Presses `name` now and releases it after `frames` frames (>= 1).
     #[pyo3(signature = (name, frames = None), text_signature = "(self, name, frames=1)")]
     fn button(
@@ -644,24 +899,13 @@ impl PyGameBoy {
     /// On error (`InvalidStateError`) the machine is left unchanged.
     fn load_state(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let data = bytes_or_bytearray(data, "state")?;
-        let core = self.core_mut()?;
-        core.usable()?;
-        // Load into a copy so that a rejected state cannot leave a
-        // half-loaded machine behind.
-        let loaded = no_panic(|| {
-            let mut copy = core.gb.clone();
-            copy.load_state(&data).map(|()| copy)
-        });
-        match loaded {
-            Ok(Ok(gb)) => {
-                core.gb = gb;
-                Ok(())
-            }
-            Ok(Err(e)) => Err(core_error(py, e)),
-            // The panic happened on the copy: the instance itself is intact.
-            Err(msg) => Err(InternalError::new_err(format!(
-                "internal emulator error while loading a state (a bug in EmuRust): {msg}"
-            ))),
+        // Loaded in place: NumPy views point into this GameBoy's screen, so
+        // it is never replaced by another one. `GameBoy::load_state` parses
+        // into scratch copies and commits only a valid state, so a rejected
+        // state leaves the machine unchanged; a panic marks it broken.
+        match self.write(|gb| gb.load_state(&data))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
         }
     }
 
@@ -774,6 +1018,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
     m.add("InvalidArgumentError", invalid_argument_type(py)?)?;
     m.add("InvalidAddressError", invalid_address_type(py)?)?;
+    m.add("SoundOffError", sound_off_type(py)?)?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("EmuRustWarning", py.get_type::<EmuRustWarning>())?;
     m.add("MAX_ROM_SIZE", MAX_ROM_SIZE)?;

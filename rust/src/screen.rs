@@ -26,6 +26,9 @@ pub struct Screen {
     gray: Box<[u8; PIXELS]>,
     palette: [[u8; 3]; 4],
     gray_of: [u8; 4],
+    /// Which derived buffers are kept up to date (the shades always are).
+    rgb_on: bool,
+    gray_on: bool,
 }
 
 impl Default for Screen {
@@ -48,6 +51,8 @@ impl Screen {
             gray: Box::new([0; PIXELS]),
             palette: DMG_GREYS,
             gray_of: [0; 4],
+            rgb_on: true,
+            gray_on: true,
         };
         s.set_palette(DMG_GREYS);
         s
@@ -73,18 +78,53 @@ impl Screen {
         self.convert();
     }
 
+    /// Choose which of the RGB and grey buffers are kept up to date (both
+    /// are by default). A buffer switched back on is brought up to date at
+    /// once. Nobody reading RGB means a rendered frame costs no conversion.
+    pub fn set_formats(&mut self, rgb: bool, gray: bool) {
+        let (new_rgb, new_gray) = (rgb && !self.rgb_on, gray && !self.gray_on);
+        self.rgb_on = rgb;
+        self.gray_on = gray;
+        if new_rgb {
+            self.convert_rgb();
+        }
+        if new_gray {
+            self.convert_gray();
+        }
+    }
+
+    /// Whether the RGB and grey buffers are kept up to date.
+    pub fn formats(&self) -> (bool, bool) {
+        (self.rgb_on, self.gray_on)
+    }
+
     fn convert(&mut self) {
+        if self.rgb_on {
+            self.convert_rgb();
+        }
+        if self.gray_on {
+            self.convert_gray();
+        }
+    }
+
+    fn convert_rgb(&mut self) {
+        // Four pixels (12 bytes) at a time from a table of shade colours.
         let pal = self.palette;
-        let gray_of = self.gray_of;
-        for ((s, rgb), g) in self
+        for (px, out) in self
             .shades
-            .iter()
-            .zip(self.rgb.chunks_exact_mut(3))
-            .zip(self.gray.iter_mut())
+            .chunks_exact(4)
+            .zip(self.rgb.chunks_exact_mut(12))
         {
-            let i = (*s & 3) as usize;
-            rgb.copy_from_slice(&pal[i]);
-            *g = gray_of[i];
+            for k in 0..4 {
+                out[3 * k..3 * k + 3].copy_from_slice(&pal[(px[k] & 3) as usize]);
+            }
+        }
+    }
+
+    fn convert_gray(&mut self) {
+        let gray_of = self.gray_of;
+        for (s, g) in self.shades.iter().zip(self.gray.iter_mut()) {
+            *g = gray_of[(*s & 3) as usize];
         }
     }
 
@@ -93,7 +133,8 @@ impl Screen {
         &self.shades
     }
 
-    /// (144, 160, 3) RGB bytes, row-major.
+    /// (144, 160, 3) RGB bytes, row-major (current while RGB is on, see
+    /// [`Screen::set_formats`]).
     pub fn rgb(&self) -> &[u8; PIXELS * 3] {
         &self.rgb
     }
@@ -130,5 +171,20 @@ mod tests {
         assert_eq!(&s.rgb()[3..6], &[0, 255, 0]);
         assert_eq!(s.gray()[0], 76);
         assert_eq!(s.shades()[2], 2);
+    }
+
+    #[test]
+    fn formats_switched_off_are_caught_up_when_switched_on() {
+        let mut s = Screen::new();
+        s.set_formats(false, false);
+        let shades = [3u8; PIXELS];
+        s.update(&shades);
+        assert_eq!(s.rgb()[0], 0xFF, "RGB off: not converted");
+        assert_eq!(s.gray()[0], 0xFF, "grey off: not converted");
+        s.set_formats(true, false);
+        assert_eq!(&s.rgb()[..3], &[0, 0, 0]);
+        s.set_formats(true, true);
+        assert_eq!(s.gray()[PIXELS - 1], 0);
+        assert_eq!(s.formats(), (true, true));
     }
 }

@@ -50,10 +50,11 @@ impl Cpu {
 
     // ---- bus helpers ----------------------------------------------------
 
-    /// Read the byte at PC and advance PC (one M-cycle).
+    /// Read the byte at PC and advance PC (one M-cycle; the increment/decrement
+    /// unit steps PC during the read).
     #[inline(always)]
     pub(super) fn fetch8<B: CpuBus>(&mut self, bus: &mut B) -> u8 {
-        let v = bus.read(self.pc);
+        let v = bus.read_idu(self.pc);
         self.pc = self.pc.wrapping_add(1);
         v
     }
@@ -71,20 +72,23 @@ impl Cpu {
         bus.read(self.hl())
     }
 
-    /// PUSH order: internal cycle, write high byte at SP-1, low byte at SP-2.
+    /// PUSH order: internal cycle (SP decremented, SP on the address bus),
+    /// write high byte at SP-1, low byte at SP-2.
     #[inline(always)]
     pub(super) fn push16<B: CpuBus>(&mut self, bus: &mut B, v: u16) {
-        bus.idle();
+        bus.idle_idu(self.sp);
         self.sp = self.sp.wrapping_sub(1);
         bus.write(self.sp, (v >> 8) as u8);
         self.sp = self.sp.wrapping_sub(1);
         bus.write(self.sp, v as u8);
     }
 
-    /// POP order: read low byte, then high byte.
+    /// POP order: read low byte, then high byte. For the OAM bug the first
+    /// read counts as a read during an increment and the second as a plain
+    /// read (Pan Docs, "OAM Corruption Bug": POP triggers it 3 times, not 4).
     #[inline(always)]
     pub(super) fn pop16<B: CpuBus>(&mut self, bus: &mut B) -> u16 {
-        let lo = bus.read(self.sp);
+        let lo = bus.read_idu(self.sp);
         self.sp = self.sp.wrapping_add(1);
         let hi = bus.read(self.sp);
         self.sp = self.sp.wrapping_add(1);

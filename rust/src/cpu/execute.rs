@@ -18,7 +18,7 @@ impl Cpu {
             }
             0x02 => bus.write(self.bc(), self.a),
             0x03 => {
-                bus.idle();
+                bus.idle_idu(self.bc());
                 self.set_bc(self.bc().wrapping_add(1));
             }
             0x04 => self.b = self.inc8(self.b),
@@ -33,7 +33,7 @@ impl Cpu {
             0x09 => self.add_hl(bus, self.bc()),
             0x0A => self.a = bus.read(self.bc()),
             0x0B => {
-                bus.idle();
+                bus.idle_idu(self.bc());
                 self.set_bc(self.bc().wrapping_sub(1));
             }
             0x0C => self.c = self.inc8(self.c),
@@ -48,7 +48,7 @@ impl Cpu {
             }
             0x12 => bus.write(self.de(), self.a),
             0x13 => {
-                bus.idle();
+                bus.idle_idu(self.de());
                 self.set_de(self.de().wrapping_add(1));
             }
             0x14 => self.d = self.inc8(self.d),
@@ -59,7 +59,7 @@ impl Cpu {
             0x19 => self.add_hl(bus, self.de()),
             0x1A => self.a = bus.read(self.de()),
             0x1B => {
-                bus.idle();
+                bus.idle_idu(self.de());
                 self.set_de(self.de().wrapping_sub(1));
             }
             0x1C => self.e = self.inc8(self.e),
@@ -78,7 +78,7 @@ impl Cpu {
                 self.set_hl(hl.wrapping_add(1));
             }
             0x23 => {
-                bus.idle();
+                bus.idle_idu(self.hl());
                 self.set_hl(self.hl().wrapping_add(1));
             }
             0x24 => self.h = self.inc8(self.h),
@@ -89,11 +89,11 @@ impl Cpu {
             0x29 => self.add_hl(bus, self.hl()),
             0x2A => {
                 let hl = self.hl();
-                self.a = bus.read(hl);
+                self.a = bus.read_idu(hl);
                 self.set_hl(hl.wrapping_add(1));
             }
             0x2B => {
-                bus.idle();
+                bus.idle_idu(self.hl());
                 self.set_hl(self.hl().wrapping_sub(1));
             }
             0x2C => self.l = self.inc8(self.l),
@@ -109,7 +109,7 @@ impl Cpu {
                 self.set_hl(hl.wrapping_sub(1));
             }
             0x33 => {
-                bus.idle();
+                bus.idle_idu(self.sp);
                 self.sp = self.sp.wrapping_add(1);
             }
             0x34 => {
@@ -133,11 +133,11 @@ impl Cpu {
             0x39 => self.add_hl(bus, self.sp),
             0x3A => {
                 let hl = self.hl();
-                self.a = bus.read(hl);
+                self.a = bus.read_idu(hl);
                 self.set_hl(hl.wrapping_sub(1));
             }
             0x3B => {
-                bus.idle();
+                bus.idle_idu(self.sp);
                 self.sp = self.sp.wrapping_sub(1);
             }
             0x3C => self.a = self.inc8(self.a),

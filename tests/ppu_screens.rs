@@ -1,0 +1,411 @@
+//! Screen tests: what the PPU draws, compared pixel by pixel.
+//!
+//! * dmg-acid2 against its DMG reference image, rendering only the last
+//!   frame, every frame, and in reference mode (pixel-at-a-time renderer).
+//! * The Mealybug Tearoom tests (mid-mode-3 register writes) against their
+//!   DMG screenshots: one test per ROM; known failures are `#[ignore]`d with
+//!   the measured number of differing pixels, so the pass list is visible.
+//! * The fast renderer against the reference renderer on games with scripted
+//!   input, dmg-acid2 and every Mealybug ROM: identical shades every frame.
+//! * Rendering never changes emulation: save states are identical with and
+//!   without it.
+//!
+//! ROMs and images come from `$EMURUST_ROMS` (default `../shared/roms`);
+//! tests skip with a printed reason when they are absent.
+mod common;
+
+use emurust::{Button, GameBoy};
+use std::path::Path;
+
+const WIDTH: usize = 160;
+const HEIGHT: usize = 144;
+
+/// Decode a PNG of any colour type and bit depth to one grey level per pixel
+/// (the luma of RGB images; the reference images use exact DMG greys).
+fn load_png_grey(path: &Path) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    // Palette -> RGB, 1/2/4-bit grey -> 8-bit, 16-bit -> 8-bit.
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder
+        .read_info()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| format!("{}: image too large", path.display()))?;
+    let mut buf = vec![0; size];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if (info.width as usize, info.height as usize) != (WIDTH, HEIGHT) {
+        return Err(format!(
+            "{}: {}x{} image, expected {WIDTH}x{HEIGHT}",
+            path.display(),
+            info.width,
+            info.height
+        ));
+    }
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => {
+            return Err(format!("{}: palette was not expanded", path.display()))
+        }
+    };
+    let mut grey = Vec::with_capacity(WIDTH * HEIGHT);
+    for y in 0..HEIGHT {
+        let row = &buf[y * info.line_size..];
+        for x in 0..WIDTH {
+            let px = &row[x * channels..];
+            grey.push(if channels >= 3 {
+                // ITU-R BT.601 luma, as the emulator's grey buffer.
+                ((px[0] as u32 * 299 + px[1] as u32 * 587 + px[2] as u32 * 114 + 500) / 1000) as u8
+            } else {
+                px[0]
+            });
+        }
+    }
+    Ok(grey)
+}
+
+/// Differing pixels between two grey images, and a short description of
+/// where they are (the rows that differ, as ranges).
+fn compare(actual: &[u8], expected: &[u8]) -> (usize, String) {
+    let mut count = 0;
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    for y in 0..HEIGHT {
+        let a = &actual[y * WIDTH..(y + 1) * WIDTH];
+        let e = &expected[y * WIDTH..(y + 1) * WIDTH];
+        let n = a.iter().zip(e).filter(|(p, q)| p != q).count();
+        if n > 0 {
+            count += n;
+            match rows.last_mut() {
+                Some((_, end)) if *end + 1 == y => *end = y,
+                _ => rows.push((y, y)),
+            }
+        }
+    }
+    let mut desc: Vec<String> = rows
+        .iter()
+        .take(6)
+        .map(|&(a, b)| {
+            if a == b {
+                format!("{a}")
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    if rows.len() > 6 {
+        desc.push("...".into());
+    }
+    (count, format!("rows {}", desc.join(", ")))
+}
+
+// ---- dmg-acid2 ---------------------------------------------------------------
+
+const ACID2_FRAMES: u64 = 120;
+
+fn acid2(reference: bool, every_frame: bool) {
+    let Some(rom) = common::load("acid2/dmg-acid2.gb") else {
+        return;
+    };
+    let expected = load_png_grey(&common::roms_dir().join("acid2/dmg-acid2-reference-dmg.png"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut gb = GameBoy::new(&rom, None).expect("ROM loads");
+    gb.set_reference_mode(reference);
+    if every_frame {
+        for _ in 0..ACID2_FRAMES {
+            gb.run_frame(true);
+        }
+    } else {
+        gb.run_frames(ACID2_FRAMES, true);
+    }
+    let (n, rows) = compare(gb.screen().gray(), &expected);
+    assert_eq!(n, 0, "dmg-acid2: {n} pixels differ ({rows})");
+}
+
+#[test]
+fn acid2_last_frame_rendered() {
+    acid2(false, false);
+}
+
+#[test]
+fn acid2_every_frame_rendered() {
+    acid2(false, true);
+}
+
+#[test]
+fn acid2_reference_mode() {
+    acid2(true, true);
+}
+
+// ---- Mealybug Tearoom tests ------------------------------------------------
+
+const MEALYBUG: &str = "mealybug-tearoom-tests";
+/// Frames allowed before the test must have reached its `LD B,B`.
+const MEALYBUG_MAX_FRAMES: u32 = 60;
+
+/// The expected DMG screenshot of a Mealybug ROM: `DMG-blob` (the README's
+/// DMG results), else `DMG-CPU B`; None for the CGB-only tests.
+fn mealybug_expected(name: &str) -> Option<std::path::PathBuf> {
+    let dir = common::roms_dir().join(MEALYBUG).join("expected");
+    ["DMG-blob", "DMG-CPU B"]
+        .iter()
+        .map(|model| dir.join(model).join(format!("{name}.png")))
+        .find(|p| p.exists())
+}
+
+/// Run until the CPU executes `LD B,B` (the suite's "take the screenshot
+/// now" breakpoint), then render two frames: the one in progress and a
+/// complete one drawn entirely after the breakpoint (the test's picture is
+/// static once it is finished). Returns false if `LD B,B` never comes.
+fn run_to_ld_b_b(gb: &mut GameBoy, max_frames: u32) -> bool {
+    let limit = gb.cycles() + max_frames as u64 * 70_224;
+    loop {
+        let pc = gb.registers().pc;
+        let at_breakpoint = gb.peek(pc) == 0x40;
+        gb.step_instruction();
+        if at_breakpoint {
+            break;
+        }
+        if gb.cycles() > limit {
+            return false;
+        }
+    }
+    gb.run_frame(true);
+    gb.run_frame(true);
+    true
+}
+
+/// Run one Mealybug ROM and count the pixels that differ from its DMG
+/// screenshot; None when the ROM or its screenshot is absent.
+fn mealybug_diff(name: &str) -> Option<(usize, String)> {
+    let rom = common::load(&format!("{MEALYBUG}/{name}.gb"))?;
+    let Some(png) = mealybug_expected(name) else {
+        eprintln!("SKIPPED: {name} has no DMG screenshot");
+        return None;
+    };
+    let expected = load_png_grey(&png).unwrap_or_else(|e| panic!("{e}"));
+    let mut gb = GameBoy::new(&rom, None).expect("ROM loads");
+    assert!(
+        run_to_ld_b_b(&mut gb, MEALYBUG_MAX_FRAMES),
+        "{name}: no LD B,B within {MEALYBUG_MAX_FRAMES} frames"
+    );
+    Some(compare(gb.screen().gray(), &expected))
+}
+
+fn mealybug(name: &str) {
+    if let Some((n, rows)) = mealybug_diff(name) {
+        assert_eq!(n, 0, "{name}: {n} pixels differ ({rows})");
+    }
+}
+
+macro_rules! mealybug_tests {
+    ($($(#[$attr:meta])* $name:ident;)*) => {
+        $( #[test] $(#[$attr])* fn $name() { mealybug(stringify!($name)); } )*
+
+        /// Every ROM with a DMG screenshot, in one list (for the total).
+        const MEALYBUG_DMG_ROMS: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+// The seven `*2` ROMs (m3_lcdc_bg_en_change2, m3_lcdc_bg_map_change2,
+// m3_lcdc_tile_sel_change2, m3_lcdc_tile_sel_win_change2,
+// m3_lcdc_win_map_change2, m3_scx_high_5_bits_change2, m3_scy_change2) have
+// CGB screenshots only; they still take part in the renderer agreement test.
+mealybug_tests! {
+    m2_win_en_toggle;
+    #[ignore = "3152 pixels differ: BGP written mid-line (rows 0-143)"]
+    m3_bgp_change;
+    #[ignore = "4046 pixels differ: BGP written mid-line, with objects (rows 0-143)"]
+    m3_bgp_change_sprites;
+    #[ignore = "1399 pixels differ: LCDC.0 BG enable toggled mid-line (rows 0-6, 8-14, 16-22, ...)"]
+    m3_lcdc_bg_en_change;
+    #[ignore = "1710 pixels differ: LCDC.3 BG map toggled mid-line (rows 0-143)"]
+    m3_lcdc_bg_map_change;
+    #[ignore = "146 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 24-25, 27, 29-48, ...)"]
+    m3_lcdc_obj_en_change;
+    #[ignore = "650 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 0-135)"]
+    m3_lcdc_obj_en_change_variant;
+    #[ignore = "renderer panics: LCDC.2 OBJ size toggled mid-line (object_row underflow)"]
+    m3_lcdc_obj_size_change;
+    #[ignore = "renderer panics: LCDC.2 OBJ size toggled mid-line, SCX (object_row underflow)"]
+    m3_lcdc_obj_size_change_scx;
+    #[ignore = "1618 pixels differ: LCDC.4 tile data toggled mid-line (rows 0-143)"]
+    m3_lcdc_tile_sel_change;
+    #[ignore = "1560 pixels differ: LCDC.4 tile data toggled mid-line in the window (rows 0-143)"]
+    m3_lcdc_tile_sel_win_change;
+    #[ignore = "8910 pixels differ: LCDC.5 window enable toggled several times per line (rows 0-143)"]
+    m3_lcdc_win_en_change_multiple;
+    #[ignore = "6032 pixels differ: LCDC.5 window enable toggled, several WX (rows 0-44)"]
+    m3_lcdc_win_en_change_multiple_wx;
+    #[ignore = "1168 pixels differ: LCDC.6 window map toggled mid-line (rows 0-143)"]
+    m3_lcdc_win_map_change;
+    #[ignore = "432 pixels differ: OBP0 written mid-line (rows 2-5, 9-14, 16-143)"]
+    m3_obp0_change;
+    #[ignore = "9007 pixels differ: SCX bits 3-7 written mid-line (rows 1-6, 9-14, 17-22, ...)"]
+    m3_scx_high_5_bits;
+    #[ignore = "540 pixels differ: SCX bits 0-2 written mid-line (rows 0-143)"]
+    m3_scx_low_3_bits;
+    #[ignore = "6066 pixels differ: SCY written mid-line (rows 0-143)"]
+    m3_scy_change;
+    #[ignore = "685 pixels differ: window start timing (rows 0-143)"]
+    m3_window_timing;
+    #[ignore = "558 pixels differ: window start timing with WX=0 (rows 0-143)"]
+    m3_window_timing_wx_0;
+    #[ignore = "11369 pixels differ: WX written mid-line (rows 4-143)"]
+    m3_wx_4_change;
+    #[ignore = "10 pixels differ: WX written mid-line, with objects (rows 12, 28, 36, ...)"]
+    m3_wx_4_change_sprites;
+    #[ignore = "11157 pixels differ: WX written mid-line (rows 5-143)"]
+    m3_wx_5_change;
+    #[ignore = "7715 pixels differ: WX written mid-line (rows 4-143)"]
+    m3_wx_6_change;
+}
+
+/// Runs every Mealybug ROM that has a DMG screenshot and prints the score
+/// and each ROM's differing-pixel count (`cargo test mealybug_total --
+/// --nocapture`). Individual verdicts are the per-ROM tests above.
+#[test]
+fn mealybug_total() {
+    let mut passed = 0;
+    let mut total = 0;
+    for name in MEALYBUG_DMG_ROMS {
+        // A ROM that makes the emulator panic counts as a failure here (its
+        // own test reports the panic).
+        match std::panic::catch_unwind(|| mealybug_diff(name)) {
+            Ok(None) => continue,
+            Ok(Some((0, _))) => {
+                passed += 1;
+                println!("  pass  {name}");
+            }
+            Ok(Some((n, rows))) => println!("  FAIL  {name}: {n} pixels differ ({rows})"),
+            Err(_) => println!("  FAIL  {name}: panicked"),
+        }
+        total += 1;
+    }
+    println!("mealybug: {passed}/{total} pass");
+}
+
+// ---- Fast renderer vs reference renderer -----------------------------------
+
+/// Deterministic input script: a different button every 7 frames, held 3
+/// (as in tests/reference_path.rs).
+fn script(frame: u64, gb: &mut GameBoy) {
+    if frame % 7 == 0 {
+        let b = Button::ALL[((frame / 7) * 5 % 8) as usize];
+        gb.press_for(b, 3);
+    }
+}
+
+/// Run `rel` on the fast path and on the reference path (which also uses the
+/// pixel-at-a-time renderer), rendering every frame, and require identical
+/// shades at every frame.
+fn renderers_agree(rel: &str, frames: u64, with_input: bool) {
+    let Some(rom) = common::load(rel) else { return };
+    let mut fast = GameBoy::new(&rom, None).expect("ROM loads");
+    let mut slow = GameBoy::new(&rom, None).expect("ROM loads");
+    slow.set_reference_mode(true);
+    for f in 0..frames {
+        if with_input {
+            script(f, &mut fast);
+            script(f, &mut slow);
+        }
+        fast.run_frame(true);
+        slow.run_frame(true);
+        let (a, b) = (fast.screen().shades(), slow.screen().shades());
+        if a != b {
+            let first = a
+                .iter()
+                .zip(b.iter())
+                .position(|(x, y)| x != y)
+                .unwrap_or(0);
+            let (n, rows) = compare(&a[..], &b[..]);
+            panic!(
+                "{rel}: fast and reference renderers differ at frame {f}: {n} pixels ({rows}), \
+                 first at x={} y={}",
+                first % WIDTH,
+                first / WIDTH
+            );
+        }
+    }
+}
+
+#[test]
+fn renderers_agree_on_games() {
+    renderers_agree("homebrew/2048/2048.gb", 300, true);
+    renderers_agree("homebrew/tobutobugirl/tobu.gb", 400, true);
+    renderers_agree("homebrew/libbet/libbet.gb", 400, true);
+    renderers_agree("homebrew/pandoras-blocks/PandorasBlocks.gbc", 400, true);
+}
+
+#[test]
+fn renderers_agree_on_acid2() {
+    renderers_agree("acid2/dmg-acid2.gb", 60, false);
+}
+
+#[test]
+fn renderers_agree_on_mealybug() {
+    let dir = common::roms_dir().join(MEALYBUG);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("SKIPPED: {} not available", dir.display());
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".gb"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no Mealybug ROMs in {}", dir.display());
+    for name in names {
+        if MEALYBUG_RENDERER_PANICS.contains(&name.as_str()) {
+            continue;
+        }
+        renderers_agree(&format!("{MEALYBUG}/{name}"), 40, false);
+    }
+}
+
+/// ROMs left out of `renderers_agree_on_mealybug` because a renderer panics
+/// on them (an object selected as 8x16 by the OAM scan is drawn after LCDC
+/// switches to 8x8 mid-line: its row index underflows in `object_row`).
+const MEALYBUG_RENDERER_PANICS: &[&str] = &[
+    "m3_lcdc_obj_size_change.gb",
+    "m3_lcdc_obj_size_change_scx.gb",
+];
+
+#[test]
+#[ignore = "the renderers panic on mid-line object size changes (object_row underflow)"]
+fn renderers_agree_on_mealybug_obj_size_change() {
+    for name in MEALYBUG_RENDERER_PANICS {
+        renderers_agree(&format!("{MEALYBUG}/{name}"), 40, false);
+    }
+}
+
+// ---- Rendering does not change emulation ------------------------------------
+
+#[test]
+fn rendering_leaves_state_unchanged() {
+    for rel in [
+        "homebrew/tobutobugirl/tobu.gb",
+        "acid2/dmg-acid2.gb",
+        "mealybug-tearoom-tests/m3_lcdc_win_en_change_multiple_wx.gb",
+    ] {
+        let Some(rom) = common::load(rel) else { return };
+        let mut drawn = GameBoy::new(&rom, None).expect("ROM loads");
+        let mut headless = GameBoy::new(&rom, None).expect("ROM loads");
+        for f in 0..200 {
+            script(f, &mut drawn);
+            script(f, &mut headless);
+            drawn.run_frame(true);
+            headless.run_frame(false);
+        }
+        assert!(
+            drawn.save_state() == headless.save_state(),
+            "{rel}: save states differ after rendering vs not rendering"
+        );
+    }
+}
