@@ -44,7 +44,6 @@ mooneye! {
     reti_timing: "mooneye/acceptance/reti_timing.gb";
     rst_timing: "mooneye/acceptance/rst_timing.gb";
     serial_boot_sclk_align_dmg_abc_mgb: "mooneye/acceptance/serial/boot_sclk_align-dmgABCmgb.gb";
-    #[ignore = "TAC write glitch timing within the M-cycle not yet matched; lazy and reference timers agree with each other"]
     timer_rapid_toggle: "mooneye/acceptance/timer/rapid_toggle.gb";
     timer_tim00: "mooneye/acceptance/timer/tim00.gb";
     timer_tim00_div_trigger: "mooneye/acceptance/timer/tim00_div_trigger.gb";

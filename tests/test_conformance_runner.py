@@ -203,15 +203,35 @@ def test_mooneye_model_filter(name: str, dmg: bool) -> None:
     assert conf.is_dmg_mooneye_rom(name) is dmg
 
 
+def _rust_ignored_roms() -> list[str]:
+    """ROM paths (under the ROM folder) of every `#[ignore]`d suite test in tests/*.rs that
+    the conformance runner also runs."""
+    roms: list[str] = []
+    mooneye = (ROOT / "tests" / "mooneye.rs").read_text()
+    roms += re.findall(r'#\[ignore[^\]]*\]\s*\w+:\s*"([^"]+)"', mooneye)
+    screens = (ROOT / "tests" / "ppu_screens.rs").read_text()
+    roms += [
+        f"mealybug-tearoom-tests/{name}.gb"
+        for name in re.findall(r"#\[ignore[^\]]*\]\s*(m\d_\w+);", screens)
+    ]
+    return roms
+
+
 def test_known_failures_cover_the_rust_suite_ignores() -> None:
-    """Every ROM that tests/mooneye.rs ignores is a known failure here (with a reason)."""
-    source = ROOT / "tests" / "mooneye.rs"
-    if not source.is_file():
-        pytest.skip("tests/mooneye.rs not found")
-    ignored = re.findall(r'#\[ignore[^\]]*\]\s*\w+:\s*"([^"]+)"', source.read_text())
-    assert ignored, "no #[ignore] entries parsed"
-    missing = sorted(set(ignored) - set(conf.KNOWN_FAILURES))
+    """Every ROM that the Rust suites ignore is a known failure here (with a reason), and
+    every known failure is ignored there (a fix must update both)."""
+    if not (ROOT / "tests" / "mooneye.rs").is_file():
+        pytest.skip("tests/*.rs not found")
+    ignored = set(_rust_ignored_roms())
+    assert ignored, "no #[ignore] entries parsed from tests/ppu_screens.rs"
+    missing = sorted(ignored - set(conf.KNOWN_FAILURES))
     assert not missing, f"add these to emurust.conformance.KNOWN_FAILURES: {missing}"
+    stale = sorted(
+        rel
+        for rel in conf.KNOWN_FAILURES
+        if rel.startswith(("mooneye/", "mealybug-tearoom-tests/")) and rel not in ignored
+    )
+    assert not stale, f"no longer ignored in the Rust suites, drop from KNOWN_FAILURES: {stale}"
     assert all(conf.KNOWN_FAILURES.values())
 
 

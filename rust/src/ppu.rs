@@ -908,7 +908,7 @@ impl Stateful for Ppu {
 // path uses the second; tests check both draw identical frames.
 
 /// Dots from the start of mode 3 to the first visible pixel (fetcher start-up).
-const FIRST_PIXEL_DOTS: u64 = 19;
+const FIRST_PIXEL_DOTS: u64 = 15;
 
 /// For each byte, its 8 bits spread into the low bit of 8 byte lanes, most
 /// significant bit in lane 0 (the leftmost pixel).
@@ -1057,9 +1057,12 @@ impl Ppu {
     fn object_row(&self, i: usize) -> (u8, u8) {
         let tall = self.lcdc & 0x04 != 0;
         let height = if tall { 16 } else { 8 };
-        let y = self.oam[i * 4] as i32 - 16;
         let attrs = self.oam[i * 4 + 3];
-        let mut row = (self.ly as i32 - y) as usize;
+        // The row counts from the object's top; only its low 3 (8x8) or 4
+        // (8x16) bits reach the tile address. An object picked by an 8x16
+        // OAM scan can meet an 8x8 LCDC mid-line (mealybug obj_size_change).
+        let mut row =
+            (self.ly.wrapping_add(16).wrapping_sub(self.oam[i * 4]) as usize) & (height - 1);
         if attrs & 0x40 != 0 {
             row = height - 1 - row;
         }
@@ -1236,7 +1239,7 @@ impl Ppu {
             }
             let attrs = self.oam[i * 4 + 3];
             let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
-            let mut row = ly as usize + 16 - self.oam[i * 4] as usize;
+            let mut row = (ly as usize + 256 + 16 - self.oam[i * 4] as usize) % 256 % height;
             if attrs & 0x40 != 0 {
                 row = height - 1 - row;
             }
