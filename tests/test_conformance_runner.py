@@ -214,6 +214,12 @@ def _rust_ignored_roms() -> list[str]:
         f"mealybug-tearoom-tests/{name}.gb"
         for name in re.findall(r"#\[ignore[^\]]*\]\s*(m\d_\w+);", screens)
     ]
+    micro = (ROOT / "tests" / "gbmicrotest.rs").read_text()
+    known = micro[micro.index("const KNOWN_FAILURES") :]
+    known = known[: known.index("];")]
+    roms += [f"gbmicrotest/{name}" for name in re.findall(r'\("([^"]+\.gb)", \w+\)', known)]
+    oam = (ROOT / "tests" / "oam_bug.rs").read_text()
+    roms += re.findall(r'#\[ignore[^\]]*\]\s*\w+:\s*"([^"]+)"', oam)
     return roms
 
 
@@ -229,7 +235,8 @@ def test_known_failures_cover_the_rust_suite_ignores() -> None:
     stale = sorted(
         rel
         for rel in conf.KNOWN_FAILURES
-        if rel.startswith(("mooneye/", "mealybug-tearoom-tests/")) and rel not in ignored
+        if rel.startswith(("mooneye/", "mealybug-tearoom-tests/", "gbmicrotest/"))
+        and rel not in ignored
     )
     assert not stale, f"no longer ignored in the Rust suites, drop from KNOWN_FAILURES: {stale}"
     assert all(conf.KNOWN_FAILURES.values())

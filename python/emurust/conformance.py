@@ -222,6 +222,63 @@ KNOWN_FAILURES.update(
     {f"mealybug-tearoom-tests/{name}.gb": why for name, why in _MEALYBUG_FAILURES.items()}
 )
 
+# The KNOWN_FAILURES of tests/gbmicrotest.rs, by reason (see that file for details).
+_GBMICROTEST_FAILURES: dict[str, tuple[str, ...]] = {
+    "no verdict: not a self-checking ROM": (
+        "000-oam_lock.gb",
+        "000-write_to_x8000.gb",
+        "001-vram_unlocked.gb",
+        "002-vram_locked.gb",
+        "004-tima_boot_phase.gb",
+        "004-tima_cycle_timer.gb",
+        "007-lcd_on_stat.gb",
+        "400-dma.gb",
+        "500-scx-timing.gb",
+        "800-ppu-latch-scx.gb",
+        "801-ppu-latch-scy.gb",
+        "802-ppu-latch-tileselect.gb",
+        "803-ppu-latch-bgdisplay.gb",
+        "audio_testbench.gb",
+        "cpu_bus_1.gb",
+        "dma_basic.gb",
+        "flood_vram.gb",
+        "lcdon_write_timing.gb",
+        "ly_while_lcd_off.gb",
+        "minimal.gb",
+        "mode2_stat_int_to_oam_unlock.gb",
+        "oam_sprite_trashing.gb",
+        "poweron.gb",
+        "ppu_scx_vs_bgp.gb",
+        "ppu_sprite_testbench.gb",
+        "ppu_spritex_vs_scx.gb",
+        "ppu_win_vs_wx.gb",
+        "ppu_wx_early.gb",
+        "temp.gb",
+        "toggle_lcdc.gb",
+        "wave_write_to_0xC003.gb",
+    ),
+    "rom defect: expects an unreachable DIV value": ("halt_op_dupe_delay.gb",),
+    "ppu line 153: LY=0 / LY=LYC timing on line 153": (
+        "line_153_lyc_b.gb",
+        "line_153_lyc_int_b.gb",
+    ),
+    "ppu lyc irq: LY=LYC STAT interrupt timing": (
+        "lyc1_int_if_edge_c.gb",
+        "lyc1_int_halt_a.gb",
+        "lyc1_int_halt_b.gb",
+        "lyc1_int_nops_a.gb",
+        "lyc1_int_nops_b.gb",
+    ),
+    "rom defect: never clears IF yet expects it clear": ("stat_write_glitch_l154_d.gb",),
+}
+KNOWN_FAILURES.update(
+    {f"gbmicrotest/{rom}": why for why, roms in _GBMICROTEST_FAILURES.items() for rom in roms}
+)
+KNOWN_FAILURES["blargg/oam_bug/rom_singles/7-timing_effect.gb"] = (
+    "ROM defect: its text log overruns the 8 KB of cartridge RAM it declares and overwrites its"
+    " own code, so it never gives a verdict; the combined oam_bug.gb covers it and passes"
+)
+
 
 @dataclass(frozen=True)
 class RomSpec:

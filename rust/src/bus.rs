@@ -133,15 +133,10 @@ impl Hardware {
     /// Recompute every component's next event and the earliest of them.
     #[inline]
     fn reschedule(&mut self) {
-        // The timer's interrupt request is raised one M-cycle before its
-        // reload event (`timer_irq_edge`).
-        let irq = self.timer.next_irq();
-        self.ev_timer = if irq == u64::MAX {
-            self.timer.next_event()
-        } else {
-            irq - 4
-        };
-        self.timer_irq_edge(irq);
+        // The timer's event comes one M-cycle before its reload, when its
+        // interrupt request is raised (`timer_irq_edge`).
+        let ev = self.timer.next_event();
+        self.ev_timer = if ev == u64::MAX { ev } else { ev - 4 };
         self.ev_ppu = if self.ppu.lcd_on() {
             self.ppu.next_event()
         } else {
@@ -256,6 +251,7 @@ impl Hardware {
         }
         if now >= self.ev_timer {
             self.intf |= self.timer.catch_up(now);
+            self.timer_irq_edge();
         }
         if now >= self.ev_ppu {
             self.catch_up_ppu(ram);
@@ -334,6 +330,7 @@ impl Hardware {
     fn reference_step(&mut self, ram: &Ram) {
         let now = self.now;
         self.intf |= self.timer.tick_mcycle(now);
+        self.timer_irq_edge();
         self.catch_up_ppu(ram);
         self.intf |= self.serial.catch_up(now);
         self.check_frame(now);
@@ -425,13 +422,13 @@ impl Hardware {
     /// wakes one cycle later (int_timer_halt*), like the PPU's late requests
     /// (`note_late_ppu_irq`). So the request is raised during the overflow
     /// cycle as a late bit of it; a TIMA write in that cycle, which cancels
-    /// the reload, takes it back. Runs from `reschedule`, which runs in that
-    /// cycle on both paths (the timer's event is scheduled one cycle early);
-    /// `irq` is `timer.next_irq()`.
+    /// the reload, takes it back. Runs after every change of the timer's
+    /// state: its event (scheduled one cycle early for this), each reference
+    /// path M-cycle and timer register writes.
     #[inline(never)]
-    fn timer_irq_edge(&mut self, irq: u64) {
+    fn timer_irq_edge(&mut self) {
         let now = self.now;
-        if irq == now.wrapping_add(4) {
+        if self.timer.next_irq() == now.wrapping_add(4) {
             let new = IRQ_TIMER & !self.intf;
             if new != 0 {
                 if self.if_late_at != now {
@@ -462,8 +459,9 @@ impl Hardware {
     /// The CPU put an OAM address (0xFE00..=0xFEFF) on the bus in the
     /// M-cycle ending now: during the OAM scan this corrupts the row being
     /// scanned (`oam_bug.rs`). Only reached for 0xFExx addresses (the 0xFExx
-    /// arms of `cpu_read_idu`/`cpu_write`, or one compare in `idle_idu`), so
-    /// other accesses pay nothing; the work lives out of line.
+    /// arms of `cpu_read_idu`/`cpu_write`, in mode 2, or one compare in
+    /// `idle_idu`), so other accesses pay nothing; the work lives out of
+    /// line.
     #[cold]
     #[inline(never)]
     fn oam_bug(&mut self, ram: &Ram, access: Access) {
@@ -509,10 +507,13 @@ impl Hardware {
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xFE00..=0xFEFF => {
                 self.catch_up_ppu(ram);
-                if IDU {
-                    self.oam_bug(ram, Access::IncDecDuringRead);
+                // The OAM bug exists only during the OAM scan (mode 2).
+                if self.ppu.mode() == 2 {
+                    if IDU {
+                        self.oam_bug(ram, Access::IncDecDuringRead);
+                    }
+                    self.oam_bug(ram, Access::Read);
                 }
-                self.oam_bug(ram, Access::Read);
                 if self.ppu.oam_read_blocked() || self.dma_blocking() {
                     0xFF
                 } else if addr < 0xFEA0 {
@@ -546,12 +547,19 @@ impl Hardware {
             0xFE00..=0xFE9F => {
                 self.catch_up_ppu(ram);
                 self.ppu.flush_line();
-                self.oam_bug(ram, Access::Write);
+                if self.ppu.mode() == 2 {
+                    self.oam_bug(ram, Access::Write);
+                }
                 if !self.ppu.oam_write_blocked(self.now) && !self.dma_blocking() {
                     self.ppu.write_oam((addr - 0xFE00) as usize, value);
                 }
             }
-            0xFEA0..=0xFEFF => self.oam_bug(ram, Access::Write),
+            0xFEA0..=0xFEFF => {
+                self.catch_up_ppu(ram);
+                if self.ppu.mode() == 2 {
+                    self.oam_bug(ram, Access::Write);
+                }
+            }
             0xFFFF => self.ie = value,
             _ => self.write_io(ram, addr, value),
         }
@@ -575,6 +583,7 @@ impl Hardware {
                     self.apu.div_reset(now, counter, self.reference);
                 }
                 self.timer.write(addr, value, now);
+                self.timer_irq_edge();
                 self.reschedule();
             }
             0xFF0F => self.intf = (value & 0x1F) | self.late_if(),
@@ -775,6 +784,7 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
         let counter = self.hw.timer.system_counter(now);
         self.hw.apu.div_reset(now, counter, self.hw.reference);
         self.hw.timer.write(0xFF04, 0, now);
+        self.hw.timer_irq_edge();
         self.hw.reschedule();
     }
 

@@ -463,10 +463,14 @@ impl Ppu {
     /// the last skipped line. The reference path never takes it (it catches
     /// up every M-cycle), and the reference-path tests check both agree.
     fn skip_lines(&mut self, now: u64) -> u8 {
-        if self.stat_enables & 0x28 != 0
-            || self.phase == Phase::Off
-            || self.line >= 152
-            || self.rendering
+        if self.stat_enables & 0x28 != 0 || self.phase == Phase::Off || self.line >= 152 {
+            return 0;
+        }
+        // Drawing: the current line must have started its pixels already
+        // (its OAM scan is behind it), so that it can be finished here.
+        if self.rendering
+            && self.line < 144
+            && matches!(self.phase, Phase::ToMode2 | Phase::ToTransfer)
         {
             return 0;
         }
@@ -488,6 +492,16 @@ impl Ppu {
         let last = target - 1; // the line whose end we land on
         if last <= c {
             return 0;
+        }
+        if self.rendering {
+            // Nothing can change the skipped lines' pixels (every write that
+            // could catches the PPU up first), so draw them whole now.
+            self.flush_line();
+            for l in c + 1..=last.min(143) {
+                self.ly = l as u8;
+                self.start_line_drawing();
+                self.finish_line_drawing();
+            }
         }
         self.line = last as u8;
         self.ly = self.line;

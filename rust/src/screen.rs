@@ -26,6 +26,10 @@ pub struct Screen {
     gray: Box<[u8; PIXELS]>,
     palette: [[u8; 3]; 4],
     gray_of: [u8; 4],
+    /// RGB bytes of every run of four shades (index s0<<6|s1<<4|s2<<2|s3).
+    rgb4: Box<[[u8; 12]; 256]>,
+    /// Grey bytes of every run of four shades (same index).
+    gray4: Box<[[u8; 4]; 256]>,
     /// Which derived buffers are kept up to date (the shades always are).
     rgb_on: bool,
     gray_on: bool,
@@ -35,6 +39,15 @@ impl Default for Screen {
     fn default() -> Self {
         Screen::new()
     }
+}
+
+/// The table index of four consecutive shades.
+#[inline(always)]
+fn quad(px: &[u8]) -> usize {
+    ((px[0] & 3) as usize) << 6
+        | ((px[1] & 3) as usize) << 4
+        | ((px[2] & 3) as usize) << 2
+        | (px[3] & 3) as usize
 }
 
 /// ITU-R BT.601 luma of an RGB colour, rounded.
@@ -51,6 +64,8 @@ impl Screen {
             gray: Box::new([0; PIXELS]),
             palette: DMG_GREYS,
             gray_of: [0; 4],
+            rgb4: Box::new([[0; 12]; 256]),
+            gray4: Box::new([[0; 4]; 256]),
             rgb_on: true,
             gray_on: true,
         };
@@ -64,6 +79,13 @@ impl Screen {
         self.palette = palette;
         for (g, c) in self.gray_of.iter_mut().zip(palette) {
             *g = luma(c);
+        }
+        for (i, (rgb, gray)) in self.rgb4.iter_mut().zip(self.gray4.iter_mut()).enumerate() {
+            for k in 0..4 {
+                let shade = (i >> (6 - 2 * k)) & 3;
+                rgb[3 * k..3 * k + 3].copy_from_slice(&palette[shade]);
+                gray[k] = self.gray_of[shade];
+            }
         }
         self.convert();
     }
@@ -107,24 +129,24 @@ impl Screen {
         }
     }
 
+    /// Four pixels at a time, through tables indexed by the four shades.
     fn convert_rgb(&mut self) {
-        // Four pixels (12 bytes) at a time from a table of shade colours.
-        let pal = self.palette;
         for (px, out) in self
             .shades
             .chunks_exact(4)
             .zip(self.rgb.chunks_exact_mut(12))
         {
-            for k in 0..4 {
-                out[3 * k..3 * k + 3].copy_from_slice(&pal[(px[k] & 3) as usize]);
-            }
+            out.copy_from_slice(&self.rgb4[quad(px)]);
         }
     }
 
     fn convert_gray(&mut self) {
-        let gray_of = self.gray_of;
-        for (s, g) in self.shades.iter().zip(self.gray.iter_mut()) {
-            *g = gray_of[(*s & 3) as usize];
+        for (px, out) in self
+            .shades
+            .chunks_exact(4)
+            .zip(self.gray.chunks_exact_mut(4))
+        {
+            out.copy_from_slice(&self.gray4[quad(px)]);
         }
     }
 
