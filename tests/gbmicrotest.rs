@@ -27,14 +27,8 @@ const NO_VERDICT: &str = "no verdict: not a self-checking ROM (a testbench or vi
 const ROM_DEFECT_DIV55: &str = "rom defect: expects DIV=$55 about 60 M-cycles after resetting DIV, unreachable (the HALT, with IF already set, runs straight on)";
 const ROM_DEFECT_NO_CLEAR_IF: &str =
     "rom defect: unlike its siblings it never clears IF, yet expects VBlank's IF.0 clear";
-const PPU_STAT_WRITE: &str = "ppu stat write glitch: IF after a STAT write";
-const PPU_HBLANK_IF: &str = "ppu hblank irq: IF.1 timing at the end of mode 3 (SCX)";
-const PPU_HBLANK_SCX: &str = "ppu hblank irq: mode 3 length (SCX) to the HBlank STAT interrupt";
 const PPU_LYC: &str = "ppu lyc irq: LY=LYC STAT interrupt timing";
 const PPU_LINE153: &str = "ppu line 153: LY=0 / LY=LYC timing on line 153";
-const PPU_OAM: &str = "ppu oam irq: mode 2 STAT interrupt timing";
-const PPU_LCD_ON: &str = "ppu lcd on: STAT mode after LCD on";
-const PPU_VBLANK: &str = "ppu vblank irq: IF.0 timing at VBlank start";
 
 /// ROMs that fail today, with their reason. Remove a ROM from here when a
 /// fix makes it pass (the test reports it).
