@@ -104,6 +104,12 @@ pub struct Ppu {
     pub reference_renderer: bool,
     /// Shades (0..=3 after BGP/OBP) of the frame being drawn, row-major.
     pub frame: Box<[u8; PIXELS]>,
+    /// The fast renderer's BGP lookup table (rebuilt when BGP changes).
+    bg_pal: QuadPalette,
+    /// The fast renderer's line being drawn: shades, and BG colour indices
+    /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
+    line_buf: [u8; LINE_BUF],
+    line_ci: [u8; LINE_BUF],
     /// Pixels of the current line already drawn (mid-line register writes
     /// draw up to the current pixel with the old values first).
     line_x: u8,
@@ -161,6 +167,9 @@ impl Ppu {
             rendering: false,
             reference_renderer: false,
             frame: Box::new([0; PIXELS]),
+            bg_pal: QuadPalette::new(),
+            line_buf: [0; LINE_BUF],
+            line_ci: [0; LINE_BUF],
             line_x: 0,
             line_objs: [0; 10],
             line_obj_count: 0,
@@ -944,20 +953,78 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// The 8 colour indices (0..=3, leftmost first) of a tile row's two planes.
-#[inline(always)]
-fn tile_row_colors(lo: u8, hi: u8) -> [u8; 8] {
-    (SPREAD[lo as usize] | SPREAD[hi as usize] << 1).to_le_bytes()
+/// For each byte, its bits spread to the even bit positions of 16 bits (bit
+/// n to bit 2n): a tile row's two planes interleave into one 2-bit colour
+/// index per pixel, `INTERLEAVE[lo] | INTERLEAVE[hi] << 1`, leftmost pixel in
+/// the top two bits.
+const INTERLEAVE: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                v |= 1 << (2 * bit);
+            }
+            bit += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The line buffers hold screen pixel `x` at `x + LINE_PAD`: a tile that
+/// starts left of the screen (fine scroll, WX < 7) is stored whole.
+const LINE_PAD: usize = 8;
+const LINE_BUF: usize = LINE_PAD + WIDTH + 16;
+
+/// The shades of every run of four colour indices under one palette
+/// register: entry `c0<<6|c1<<4|c2<<2|c3` holds the bytes `[pal(c0),
+/// pal(c1), pal(c2), pal(c3)]` (leftmost first) as a little-endian `u32`.
+#[derive(Clone)]
+struct QuadPalette {
+    shades: [u32; 256],
+    /// The palette register the table was built for (> 0xFF: none yet).
+    built_for: u16,
 }
 
-#[derive(Clone, Copy, Default)]
-struct ObjPixel {
-    /// Colour index 1..=3 (0 = transparent / none).
-    color: u8,
-    /// Shade after OBP0/OBP1.
-    shade: u8,
-    /// The object stays behind BG colours 1..=3.
-    behind_bg: bool,
+impl QuadPalette {
+    fn new() -> QuadPalette {
+        QuadPalette {
+            shades: [0; 256],
+            built_for: 0x100,
+        }
+    }
+
+    #[inline]
+    fn update(&mut self, pal: u8) {
+        if self.built_for != pal as u16 {
+            self.build(pal);
+        }
+    }
+
+    fn build(&mut self, pal: u8) {
+        // Two pixels first (16 entries), then pairs of pairs.
+        let mut pairs = [0u32; 16];
+        for (i, p) in pairs.iter_mut().enumerate() {
+            let left = (pal >> (2 * (i >> 2))) & 3;
+            let right = (pal >> (2 * (i & 3))) & 3;
+            *p = left as u32 | (right as u32) << 8;
+        }
+        for (i, q) in self.shades.iter_mut().enumerate() {
+            *q = pairs[i >> 4] | pairs[i & 15] << 16;
+        }
+        self.built_for = pal as u16;
+    }
+
+    /// The 8 shades (byte 0 leftmost) of a tile row's interleaved colours.
+    #[inline(always)]
+    fn row(&self, colors: u16) -> u64 {
+        self.shades[(colors >> 8) as usize] as u64
+            | (self.shades[(colors & 0xFF) as usize] as u64) << 32
+    }
 }
 
 impl Ppu {
@@ -970,7 +1037,12 @@ impl Ppu {
         if self.ly == self.wy {
             self.wy_triggered = true;
         }
-        let height: i32 = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+        let tall = self.lcdc & 0x04 != 0;
+        if self.objects_on_line(self.ly, tall) == 0 {
+            self.line_obj_count = 0;
+            return;
+        }
+        let height: i32 = if tall { 16 } else { 8 };
         let ly = self.ly as i32;
         let mut n = 0;
         for i in 0..40 {
@@ -1037,17 +1109,6 @@ impl Ppu {
         }
     }
 
-    /// Address in VRAM (0-based) of row `row` of BG/window tile `tile`.
-    #[inline]
-    fn bg_tile_row_addr(&self, tile: u8, row: u8) -> usize {
-        let base = if self.lcdc & 0x10 != 0 {
-            tile as usize * 16
-        } else {
-            (0x1000 + (tile as i8 as isize) * 16) as usize
-        };
-        base + row as usize * 2
-    }
-
     /// Objects of this line in priority order (lower X first, then lower
     /// OAM index): DMG object priority.
     fn objects_by_priority(&self) -> ([u8; 10], usize) {
@@ -1093,32 +1154,71 @@ impl Ppu {
         }
     }
 
+    /// Fetch a run of BG or window tiles of one map row into the line
+    /// buffers, a tile (8 pixels, table lookups) at a time: tile column
+    /// `col` (wrapping at 32) lands at buffer index `p`, the next at `p + 8`,
+    /// and so on while `p < p_end`. With `colors`, the raw colour indices go
+    /// to `line_ci` too (objects behind the background need them).
+    #[inline(always)]
+    fn fetch_tiles(
+        &mut self,
+        map_row: usize,
+        mut col: usize,
+        tile_row: u8,
+        mut p: usize,
+        p_end: usize,
+        colors: bool,
+    ) {
+        // LCDC.4 = 0: signed tile numbers from 0x9000, i.e. the tile number
+        // with its top bit flipped, counted from 0x8800.
+        let (flip, base) = if self.lcdc & 0x10 != 0 {
+            (0u8, 0usize)
+        } else {
+            (0x80, 0x800)
+        };
+        let row = base + tile_row as usize * 2;
+        while p < p_end {
+            let tile = (self.vram[(map_row + col) & 0x1FFF] ^ flip) as usize;
+            let a = (row + tile * 16) & 0x1FFE;
+            let (lo, hi) = (self.vram[a], self.vram[a + 1]);
+            let c = INTERLEAVE[lo as usize] | INTERLEAVE[hi as usize] << 1;
+            let out = self.bg_pal.row(c).to_le_bytes();
+            self.line_buf[p..p + 8].copy_from_slice(&out);
+            if colors {
+                let ci = SPREAD[lo as usize] | SPREAD[hi as usize] << 1;
+                self.line_ci[p..p + 8].copy_from_slice(&ci.to_le_bytes());
+            }
+            col = (col + 1) & 31;
+            p += 8;
+        }
+    }
+
     fn draw_span_fast(&mut self, x0: usize, x1: usize) {
-        let mut bg = [0u8; WIDTH];
-        let ly = self.ly;
+        self.bg_pal.update(self.bgp);
+        let objects = self.lcdc & 0x02 != 0 && self.line_obj_count != 0;
         if self.lcdc & 0x01 != 0 {
             let win = self.window_start().filter(|&w| w < x1);
             let bg_end = win.map_or(x1, |w| w.max(x0));
-            // Background.
-            let map = if self.lcdc & 0x08 != 0 {
-                0x1C00
-            } else {
-                0x1800
-            };
-            let y = ly.wrapping_add(self.scy);
-            let map_row = map + (y as usize >> 3) * 32;
-            let mut x = x0;
-            while x < bg_end {
-                let bx = (x as u8).wrapping_add(self.scx);
-                let tile = self.vram[map_row + (bx as usize >> 3)];
-                let a = self.bg_tile_row_addr(tile, y & 7);
-                let row = tile_row_colors(self.vram[a], self.vram[a + 1]);
-                let off = (bx & 7) as usize;
-                let n = (8 - off).min(bg_end - x);
-                bg[x..x + n].copy_from_slice(&row[off..off + n]);
-                x += n;
+            if x0 < bg_end {
+                let map = if self.lcdc & 0x08 != 0 {
+                    0x1C00
+                } else {
+                    0x1800
+                };
+                let y = self.ly.wrapping_add(self.scy);
+                let bx = x0 + self.scx as usize;
+                // The tile holding pixel x0 starts (bx & 7) pixels left of it.
+                let p = x0 + LINE_PAD - (bx & 7);
+                let map_row = map + (y as usize >> 3) * 32;
+                self.fetch_tiles(
+                    map_row,
+                    (bx >> 3) & 31,
+                    y & 7,
+                    p,
+                    bg_end + LINE_PAD,
+                    objects,
+                );
             }
-            // Window.
             if let Some(w) = win {
                 self.window_drawn_this_line = true;
                 let map = if self.lcdc & 0x40 != 0 {
@@ -1127,71 +1227,68 @@ impl Ppu {
                     0x1800
                 };
                 let wy = self.window_line;
+                // Window column 0 is at screen x = WX - 7 (maybe off-screen).
+                let col = (x0.max(w) + 7 - self.wx as usize) >> 3;
+                let p = self.wx as usize + 1 + col * 8; // (WX - 7 + 8 col) + LINE_PAD
                 let map_row = map + (wy as usize >> 3) * 32;
-                let mut x = x0.max(w);
-                while x < x1 {
-                    let wx = x + 7 - self.wx as usize;
-                    let tile = self.vram[map_row + ((wx >> 3) & 31)];
-                    let a = self.bg_tile_row_addr(tile, wy & 7);
-                    let row = tile_row_colors(self.vram[a], self.vram[a + 1]);
-                    let off = wx & 7;
-                    let n = (8 - off).min(x1 - x);
-                    bg[x..x + n].copy_from_slice(&row[off..off + n]);
-                    x += n;
-                }
-            }
-        }
-        // Objects: lowest priority first, so higher ones overwrite.
-        let mut obj = [ObjPixel::default(); WIDTH];
-        let mut any_obj = false;
-        if self.lcdc & 0x02 != 0 && self.line_obj_count != 0 {
-            let (objs, n) = self.objects_by_priority();
-            for &i in objs[..n].iter().rev() {
-                let i = i as usize;
-                let ox = self.oam[i * 4 + 1] as isize - 8;
-                if ox >= x1 as isize || ox + 8 <= x0 as isize {
-                    continue;
-                }
-                let attrs = self.oam[i * 4 + 3];
-                let pal = if attrs & 0x10 != 0 {
-                    self.obp1
-                } else {
-                    self.obp0
-                };
-                let (lo, hi) = self.object_row(i);
-                for b in 0..8 {
-                    let x = ox + b;
-                    if x < x0 as isize || x >= x1 as isize {
-                        continue;
-                    }
-                    let sh = 7 - b;
-                    let c = ((hi >> sh) & 1) << 1 | ((lo >> sh) & 1);
-                    if c != 0 {
-                        obj[x as usize] = ObjPixel {
-                            color: c,
-                            shade: (pal >> (c * 2)) & 3,
-                            behind_bg: attrs & 0x80 != 0,
-                        };
-                        any_obj = true;
-                    }
-                }
-            }
-        }
-        let row = ly as usize * WIDTH;
-        let bgp = self.bgp;
-        let pal = [bgp & 3, (bgp >> 2) & 3, (bgp >> 4) & 3, bgp >> 6];
-        let out = &mut self.frame[row + x0..row + x1];
-        if any_obj {
-            for ((px, &c), o) in out.iter_mut().zip(&bg[x0..x1]).zip(&obj[x0..x1]) {
-                *px = if o.color != 0 && !(o.behind_bg && c != 0) {
-                    o.shade
-                } else {
-                    pal[c as usize & 3]
-                };
+                self.fetch_tiles(map_row, col, wy & 7, p, x1 + LINE_PAD, objects);
             }
         } else {
-            for (px, &c) in out.iter_mut().zip(&bg[x0..x1]) {
-                *px = pal[c as usize & 3];
+            // BG and window off: colour 0 everywhere.
+            self.line_buf[x0 + LINE_PAD..x1 + LINE_PAD].fill(self.bgp & 3);
+            self.line_ci[x0 + LINE_PAD..x1 + LINE_PAD].fill(0);
+        }
+        if objects {
+            self.draw_objects(x0, x1);
+        }
+        let row = self.ly as usize * WIDTH;
+        if x0 == 0 && x1 == WIDTH {
+            self.frame[row..row + WIDTH]
+                .copy_from_slice(&self.line_buf[LINE_PAD..LINE_PAD + WIDTH]);
+        } else {
+            self.frame[row + x0..row + x1]
+                .copy_from_slice(&self.line_buf[x0 + LINE_PAD..x1 + LINE_PAD]);
+        }
+    }
+
+    /// Draw this line's objects over the background in the line buffer,
+    /// between screen x `x0` and `x1`. Highest priority first: each pixel
+    /// goes to the first object opaque there, which shows unless it is
+    /// behind a BG colour 1..=3.
+    fn draw_objects(&mut self, x0: usize, x1: usize) {
+        let (objs, n) = self.objects_by_priority();
+        // Pixels already taken by a higher-priority object (bit x).
+        let mut taken = [0u64; 3];
+        for &i in &objs[..n] {
+            let i = i as usize;
+            let ox = self.oam[i * 4 + 1] as usize; // screen x + 8
+            if ox >= x1 + 8 || ox <= x0 {
+                continue;
+            }
+            let (lo, hi) = self.object_row(i);
+            if lo | hi == 0 {
+                continue;
+            }
+            let attrs = self.oam[i * 4 + 3];
+            let pal = if attrs & 0x10 != 0 {
+                self.obp1
+            } else {
+                self.obp0
+            };
+            let behind = attrs & 0x80 != 0;
+            let colors = SPREAD[lo as usize] | SPREAD[hi as usize] << 1;
+            let first = x0.max(ox.saturating_sub(8));
+            let last = x1.min(ox);
+            for x in first..last {
+                let c = (colors >> (8 * (x + 8 - ox))) as u8 & 3;
+                let bit = 1u64 << (x & 63);
+                if c == 0 || taken[x >> 6] & bit != 0 {
+                    continue;
+                }
+                taken[x >> 6] |= bit;
+                if !(behind && self.line_ci[x + LINE_PAD] != 0) {
+                    self.line_buf[x + LINE_PAD] = (pal >> (2 * c)) & 3;
+                }
             }
         }
     }
@@ -1314,6 +1411,112 @@ impl Ppu {
             Some(row as usize)
         } else {
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+
+    /// xorshift64*: deterministic scenes without a dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn byte(&mut self) -> u8 {
+            (self.next() >> 32) as u8
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            (self.next() >> 16) % n
+        }
+    }
+
+    /// A random scene: VRAM, OAM (objects crowded onto the screen) and
+    /// registers.
+    fn random_ppu(rng: &mut Rng) -> Ppu {
+        let mut p = Ppu::post_boot();
+        for b in p.vram.iter_mut() {
+            // Some all-zero bytes, for transparent and colour-0 runs.
+            *b = if rng.below(4) == 0 { 0 } else { rng.byte() };
+        }
+        for i in 0..40 {
+            p.oam[i * 4] = rng.below(176) as u8;
+            p.oam[i * 4 + 1] = rng.below(176) as u8;
+            p.oam[i * 4 + 2] = rng.byte();
+            p.oam[i * 4 + 3] = rng.byte();
+        }
+        p.lcdc = 0x80 | rng.byte();
+        p.scx = rng.byte();
+        p.scy = rng.byte();
+        p.wx = rng.below(172) as u8;
+        p.wy = rng.below(150) as u8;
+        p.bgp = rng.byte();
+        p.obp0 = rng.byte();
+        p.obp1 = rng.byte();
+        p.rendering = true;
+        p
+    }
+
+    /// A register change between two spans of a line (the same in both
+    /// renderers).
+    fn random_write(p: &mut Ppu, what: u64, value: u8) {
+        match what {
+            0 => p.bgp = value,
+            1 => p.scx = value,
+            2 => p.scy = value,
+            3 => p.lcdc = 0x80 | value,
+            4 => p.wx = value % 172,
+            5 => p.obp0 = value,
+            _ => p.obp1 = value,
+        }
+    }
+
+    #[test]
+    fn fast_renderer_draws_what_the_reference_draws() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for scene in 0..200 {
+            let base = random_ppu(&mut rng);
+            let mut fast = base.clone();
+            let mut reference = base;
+            reference.reference_renderer = true;
+            // Half the scenes draw whole lines; the others cut lines into
+            // spans with register changes in between.
+            let split = scene % 2 == 1;
+            for ly in 0..144u8 {
+                let mut cuts = Vec::new();
+                if split {
+                    for _ in 0..rng.below(4) {
+                        cuts.push((rng.below(161) as u8, rng.below(7), rng.byte()));
+                    }
+                    cuts.sort_unstable();
+                }
+                for p in [&mut fast, &mut reference] {
+                    p.ly = ly;
+                    p.start_line_drawing();
+                    for &(x, what, value) in &cuts {
+                        p.draw_to(x);
+                        random_write(p, what, value);
+                    }
+                    p.finish_line_drawing();
+                }
+            }
+            assert_eq!(fast.window_line, reference.window_line, "scene {scene}");
+            for ly in 0..144 {
+                let row = ly * WIDTH..(ly + 1) * WIDTH;
+                assert_eq!(
+                    fast.frame[row.clone()],
+                    reference.frame[row],
+                    "scene {scene}, line {ly}"
+                );
+            }
         }
     }
 }

@@ -10,6 +10,8 @@
 pub const WIDTH: usize = 160;
 pub const HEIGHT: usize = 144;
 pub const PIXELS: usize = WIDTH * HEIGHT;
+/// Pixels compared at once by [`Screen::update`] (divides `PIXELS`).
+const BLOCK: usize = 16;
 
 /// The DMG greys used by the dmg-acid2 and mealybug reference images.
 pub const DMG_GREYS: [[u8; 3]; 4] = [
@@ -41,13 +43,13 @@ impl Default for Screen {
     }
 }
 
-/// The table index of four consecutive shades.
+/// The table index `s0<<6|s1<<4|s2<<2|s3` of four consecutive shades held
+/// as the bytes of a little-endian `u32` (s0 first). One multiply gathers the
+/// four 2-bit fields: byte k is shifted to bit 36 - 2k, and no two of the
+/// sixteen partial products overlap.
 #[inline(always)]
-fn quad(px: &[u8]) -> usize {
-    ((px[0] & 3) as usize) << 6
-        | ((px[1] & 3) as usize) << 4
-        | ((px[2] & 3) as usize) << 2
-        | (px[3] & 3) as usize
+fn quad_index(four: u32) -> usize {
+    ((((four & 0x0303_0303) as u64) * 0x10_0401_0040) >> 30) as usize & 0xFF
 }
 
 /// ITU-R BT.601 luma of an RGB colour, rounded.
@@ -95,9 +97,37 @@ impl Screen {
     }
 
     /// Take a finished frame of shades (values 0..=3; higher bits ignored).
+    ///
+    /// Only pixels that changed since the last frame are converted: the RGB
+    /// and grey buffers, while on, always hold the conversion of `shades`.
     pub fn update(&mut self, shades: &[u8; PIXELS]) {
-        self.shades.copy_from_slice(shades);
-        self.convert();
+        let (rgb_on, gray_on) = (self.rgb_on, self.gray_on);
+        for (block, (new, old)) in shades
+            .chunks_exact(BLOCK)
+            .zip(self.shades.chunks_exact_mut(BLOCK))
+            .enumerate()
+        {
+            if new == old {
+                continue;
+            }
+            old.copy_from_slice(new);
+            for k in 0..BLOCK / 4 {
+                let four = u32::from_le_bytes([
+                    new[4 * k],
+                    new[4 * k + 1],
+                    new[4 * k + 2],
+                    new[4 * k + 3],
+                ]);
+                let q = quad_index(four);
+                let px = block * BLOCK + 4 * k;
+                if rgb_on {
+                    self.rgb[3 * px..3 * px + 12].copy_from_slice(&self.rgb4[q]);
+                }
+                if gray_on {
+                    self.gray[px..px + 4].copy_from_slice(&self.gray4[q]);
+                }
+            }
+        }
     }
 
     /// Choose which of the RGB and grey buffers are kept up to date (both
@@ -136,7 +166,8 @@ impl Screen {
             .chunks_exact(4)
             .zip(self.rgb.chunks_exact_mut(12))
         {
-            out.copy_from_slice(&self.rgb4[quad(px)]);
+            let four = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+            out.copy_from_slice(&self.rgb4[quad_index(four)]);
         }
     }
 
@@ -146,7 +177,8 @@ impl Screen {
             .chunks_exact(4)
             .zip(self.gray.chunks_exact_mut(4))
         {
-            out.copy_from_slice(&self.gray4[quad(px)]);
+            let four = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+            out.copy_from_slice(&self.gray4[quad_index(four)]);
         }
     }
 
