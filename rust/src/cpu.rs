@@ -16,6 +16,9 @@ mod cb;
 mod execute;
 #[cfg(test)]
 mod tests;
+mod trace;
+
+pub use trace::{instruction_length, DiagBus, Diagnostics, Fault, StepKind, TraceEntry};
 
 use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter, Stateful};
@@ -67,6 +70,21 @@ pub trait CpuBus {
     fn stop(&mut self);
     /// True while any joypad button is held (wakes the CPU from STOP).
     fn joypad_pressed(&mut self) -> bool;
+
+    /// Whether this bus is the diagnostic one (`trace::DiagBus`): only then
+    /// does the CPU call the two hooks below. A compile-time constant, so the
+    /// fast and reference buses carry no trace or fault code at all.
+    const DIAGNOSTIC: bool = false;
+    /// The injected fault, if any (diagnostic bus only).
+    #[inline(always)]
+    fn fault(&self) -> Option<Fault> {
+        None
+    }
+    /// Record the step about to run (diagnostic bus only).
+    #[inline(always)]
+    fn trace_step(&mut self, kind: StepKind, registers: Registers, ime: bool) {
+        let _ = (kind, registers, ime);
+    }
 }
 
 /// The programmer-visible registers.
@@ -275,6 +293,9 @@ impl Cpu {
 
     #[inline(always)]
     fn step_inline<B: CpuBus>(&mut self, bus: &mut B) {
+        if B::DIAGNOSTIC {
+            self.trace_before_step(bus);
+        }
         if self.mode != Mode::Running {
             self.step_special(bus);
             return;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::bus::{Bus, Hardware, Ram, RAM_SIZE};
 use crate::cartridge::Cartridge;
-use crate::cpu::{Cpu, Registers};
+use crate::cpu::{Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
 use crate::joypad::Button;
 use crate::screen::{Screen, PIXELS};
@@ -35,6 +35,9 @@ pub struct Core {
     pub frame_count: u64,
     /// For each button, the frame number at which to release it (0 = none).
     release_at: [u64; 8],
+    /// Instruction trace and injected fault (verification aids); `None`
+    /// while both are off. Not part of save states.
+    pub diag: Option<Box<Diagnostics>>,
 }
 
 impl Core {
@@ -63,6 +66,7 @@ impl Core {
             hw: Hardware::new(cart, boot),
             frame_count: 0,
             release_at: [0; 8],
+            diag: None,
         })
     }
 
@@ -74,7 +78,14 @@ impl Core {
         self.hw.apu.clear_samples();
         self.hw.ppu.rendering = render;
         self.hw.ppu.reference_renderer = self.hw.reference;
-        if self.hw.reference {
+        if let Some(diag) = self.diag.as_deref_mut() {
+            let inner = Bus::<true> {
+                hw: &mut self.hw,
+                ram,
+            };
+            let mut bus = DiagBus { inner, diag };
+            self.cpu.run_until(&mut bus, |b| b.inner.hw.frame_done);
+        } else if self.hw.reference {
             let mut bus = Bus::<true> {
                 hw: &mut self.hw,
                 ram,
@@ -107,7 +118,13 @@ impl Core {
     /// Run exactly one CPU step (instruction, interrupt dispatch or halt
     /// idle); for tests and debuggers.
     pub fn step_instruction(&mut self, ram: &mut Ram) {
-        if self.hw.reference {
+        if let Some(diag) = self.diag.as_deref_mut() {
+            let inner = Bus::<true> {
+                hw: &mut self.hw,
+                ram,
+            };
+            self.cpu.step(&mut DiagBus { inner, diag });
+        } else if self.hw.reference {
             self.cpu.step(&mut Bus::<true> {
                 hw: &mut self.hw,
                 ram,
@@ -251,9 +268,104 @@ impl GameBoy {
     }
 
     /// Use the slow reference path (every component stepped every M-cycle).
+    /// While a trace or a fault is on the machine stays on the reference
+    /// path; the setting applies once both are off again.
     pub fn set_reference_mode(&mut self, on: bool) {
+        if let Some(diag) = self.core.diag.as_deref_mut() {
+            diag.saved_reference = on;
+            return;
+        }
         self.core.hw.reference = on;
         self.core.hw.sync(&self.ram);
+    }
+
+    /// Whether the machine runs on the reference path now (always while a
+    /// trace or a fault is on).
+    pub fn reference_mode(&self) -> bool {
+        self.core.hw.reference
+    }
+
+    /// The diagnostic state, switched on (reference path) if needed.
+    fn diag_on(&mut self) -> &mut Diagnostics {
+        if self.core.diag.is_none() {
+            let saved = self.core.hw.reference;
+            self.set_reference_mode(true);
+            self.core.diag = Some(Box::new(Diagnostics::new(saved)));
+        }
+        self.core.diag.get_or_insert_with(Default::default)
+    }
+
+    /// Back to the plain paths once neither a trace nor a fault is on.
+    fn diag_off_if_idle(&mut self) {
+        if let Some(diag) = self.core.diag.take_if(|d| d.idle()) {
+            self.set_reference_mode(diag.saved_reference);
+        }
+    }
+
+    /// Record the last `capacity` CPU steps ([`GameBoy::trace`]); 0 turns the
+    /// trace off. A verification aid: while it is on the machine runs on the
+    /// reference path (same results, several times slower); turning it off
+    /// restores the previous [`GameBoy::set_reference_mode`] setting. The fast
+    /// path is compiled without any trace code. Not part of save states.
+    pub fn set_trace(&mut self, capacity: usize) {
+        if capacity == 0 && self.core.diag.is_none() {
+            return;
+        }
+        self.diag_on().set_capacity(capacity);
+        self.diag_off_if_idle();
+    }
+
+    /// The traced steps, oldest first (empty while the trace is off).
+    pub fn trace(&self) -> Vec<TraceEntry> {
+        match &self.core.diag {
+            Some(diag) => diag.entries().copied().collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Test-only fault injection, a verification aid: `Some(fault)` makes
+    /// the CPU deliberately wrong (see [`Fault`]) so that a differential
+    /// harness can prove it catches the bug; `None` removes it. Like the
+    /// trace, a fault runs on the reference path only: the fast path has no
+    /// fault code.
+    pub fn inject_fault(&mut self, fault: Option<Fault>) {
+        if fault.is_none() && self.core.diag.is_none() {
+            return;
+        }
+        self.diag_on().set_fault(fault);
+        self.diag_off_if_idle();
+    }
+
+    /// The injected fault, if any.
+    pub fn fault(&self) -> Option<Fault> {
+        self.core.diag.as_ref().and_then(|d| d.fault())
+    }
+
+    /// Run single CPU steps on the reference path (exact halts, no
+    /// fast-forward) until the clock reaches `target` T-cycles, stopping
+    /// early when a frame ends on the way. Returns whether `target` was
+    /// reached. A verification aid: it pairs this machine with another
+    /// emulator whose frames end elsewhere (PyBoy's at LY 153 -> 0). Frame
+    /// bookkeeping (frame count, timed button releases, the blank-frame fill)
+    /// is left to the next [`GameBoy::run_frame`], which finishes the frame.
+    pub fn step_to_cycle(&mut self, target: u64) -> bool {
+        let reference = self.core.hw.reference;
+        if !reference {
+            self.set_reference_mode(true);
+        }
+        self.core.hw.frame_done = false;
+        let mut reached = true;
+        while self.core.hw.now < target {
+            self.core.step_instruction(&mut self.ram);
+            if self.core.hw.frame_done {
+                reached = self.core.hw.now >= target;
+                break;
+            }
+        }
+        if !reference {
+            self.set_reference_mode(false);
+        }
+        reached
     }
 
     /// Run one frame; with `render` its pixels are drawn and the screen
@@ -389,7 +501,11 @@ impl GameBoy {
     }
 
     pub fn load_state(&mut self, data: &[u8]) -> Result<()> {
-        self.core.load(&mut self.ram, data)
+        self.core.load(&mut self.ram, data)?;
+        if let Some(diag) = self.core.diag.as_deref_mut() {
+            diag.clear(); // the trace does not lead up to the loaded state
+        }
+        Ok(())
     }
 }
 

@@ -9,6 +9,13 @@ impl Cpu {
     /// Execute the unprefixed opcode `op` (already fetched).
     #[inline(always)]
     pub(super) fn execute<B: CpuBus>(&mut self, op: u8, bus: &mut B) {
+        if B::DIAGNOSTIC {
+            if let Some(fault) = bus.fault() {
+                if self.execute_faulty(fault, op, bus) {
+                    return;
+                }
+            }
+        }
         match op {
             // ---- 0x00-0x3F: misc, 16-bit loads, inc/dec, rotates, JR ----
             0x00 => {}
