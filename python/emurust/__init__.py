@@ -26,8 +26,10 @@ from emurust._core import (
     InvalidRomError,
     InvalidStateError,
     Memory,
+    Snapshot,
     SoundOffError,
     UnsupportedCartridgeError,
+    VecGameBoy,
 )
 from emurust._core import __version__ as __version__
 from emurust._gameboy import BUTTONS, ColourLike, GameBoy, PaletteLike, RomSource
@@ -49,8 +51,10 @@ __all__ = [
     "Memory",
     "PaletteLike",
     "RomSource",
+    "Snapshot",
     "SoundOffError",
     "UnsupportedCartridgeError",
+    "VecGameBoy",
     "__version__",
     "roms_dir",
 ]

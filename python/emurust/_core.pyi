@@ -1,14 +1,39 @@
 # Stubs for the native module `emurust._core` (rust/src/python.rs): keep them in sync.
 # `scripts/test.sh` checks them against the built extension with mypy.stubtest.
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
-from typing import SupportsIndex, final, overload
+from typing import SupportsIndex, TypedDict, final, overload
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, TypeAlias, disjoint_base
 
 _Colour: TypeAlias = tuple[int, int, int]
+
+# One step of `GameBoy.trace()` (registers as they were before the step).
+_TraceEntry = TypedDict(
+    "_TraceEntry",
+    {
+        "kind": str,
+        "pc": int,
+        "opcode": bytes,
+        "a": int,
+        "f": int,
+        "b": int,
+        "c": int,
+        "d": int,
+        "e": int,
+        "h": int,
+        "l": int,
+        "sp": int,
+        "ime": bool,
+        "ie": int,
+        "if": int,
+        "cycles": int,
+        "repeat": int,
+    },
+)
 
 __all__ = [
     "BOOT_ROM_SIZE",
@@ -22,8 +47,10 @@ __all__ = [
     "InvalidRomError",
     "InvalidStateError",
     "Memory",
+    "Snapshot",
     "SoundOffError",
     "UnsupportedCartridgeError",
+    "VecGameBoy",
     "__version__",
 ]
 
@@ -89,6 +116,17 @@ class GameBoy:
     def button_release(self, name: str) -> None: ...
     def save_state(self) -> bytes: ...
     def load_state(self, data: bytes | bytearray) -> None: ...
+    @property
+    def reference_mode(self) -> bool: ...
+    @reference_mode.setter
+    def reference_mode(self, value: bool) -> None: ...
+    def trace_enable(self, capacity: SupportsIndex = 64) -> None: ...
+    def trace_disable(self) -> None: ...
+    def trace(self) -> list[_TraceEntry]: ...
+    def _inject_fault(self, name: str | None) -> None: ...
+    def _step_to_cycle(self, target: int) -> bool: ...
+    @property
+    def _fault(self) -> str | None: ...
 
 @final
 class Memory:
@@ -102,3 +140,74 @@ class Memory:
     def __setitem__(self, key: SupportsIndex, value: SupportsIndex, /) -> None: ...
     @overload
     def __setitem__(self, key: slice, value: Iterable[SupportsIndex], /) -> None: ...
+
+# --- Batched engine (rust/src/python/vec.rs) -----------------------------------------
+
+_Image: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview
+_Buffer: TypeAlias = npt.NDArray[np.uint8]
+
+@final
+class VecGameBoy:
+    def __new__(
+        cls,
+        rom: _Image,
+        num_envs: SupportsIndex,
+        *,
+        frame_skip: SupportsIndex = 24,
+        hold_frames: SupportsIndex = 8,
+        num_threads: SupportsIndex | None = None,
+        obs: str = "gray",
+        ram_addresses: Iterable[SupportsIndex] | None = None,
+        initial_state: bytes | bytearray | None = None,
+        action_table: str | Sequence[str | Sequence[str]] | None = "default",
+        frame_stack: SupportsIndex = 1,
+        boot_rom: _Image | None = None,
+    ) -> Self: ...
+    def reset(
+        self, seed: SupportsIndex | None = None, *, obs: _Buffer | None = None
+    ) -> _Buffer: ...
+    def step(
+        self, actions: npt.ArrayLike, *, obs: _Buffer | None = None, ram: _Buffer | None = None
+    ) -> _Buffer: ...
+    @property
+    def obs(self) -> _Buffer: ...
+    @property
+    def ram(self) -> _Buffer: ...
+    @property
+    def wram(self) -> _Buffer: ...
+    @property
+    def hram(self) -> _Buffer: ...
+    @property
+    def num_envs(self) -> int: ...
+    def __len__(self) -> int: ...
+    @property
+    def num_threads(self) -> int: ...
+    @property
+    def frame_skip(self) -> int: ...
+    @property
+    def hold_frames(self) -> int: ...
+    @property
+    def frame_stack(self) -> int: ...
+    @property
+    def obs_mode(self) -> str: ...
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+    @property
+    def ram_addresses(self) -> tuple[int, ...]: ...
+    @property
+    def action_table(self) -> tuple[tuple[str, ...], ...] | None: ...
+    @property
+    def bytes_per_env(self) -> int: ...
+    def save_state(self, i: SupportsIndex) -> bytes: ...
+    def load_state(self, i: SupportsIndex, data: bytes | bytearray) -> None: ...
+    def snapshot(self, i: SupportsIndex) -> Snapshot: ...
+    def restore(self, i: SupportsIndex, snapshot: Snapshot) -> None: ...
+    def reset_envs(self, mask: npt.ArrayLike) -> None: ...
+
+@final
+class Snapshot:
+    @property
+    def frame_count(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    def save_state(self) -> bytes: ...

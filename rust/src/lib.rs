@@ -16,6 +16,7 @@ pub mod screen;
 pub mod serial;
 pub mod state;
 pub mod timer;
+pub mod vec;
 
 pub use cpu::Registers;
 pub use error::{Error, Result};

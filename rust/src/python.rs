@@ -20,6 +20,7 @@
 #![deny(unsafe_code)]
 
 mod buffers;
+mod vec;
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -39,6 +40,7 @@ use pyo3::types::{
 
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 
+use crate::cpu::Fault;
 use crate::{Button, Error, GameBoy};
 use buffers::{ScreenBuffer, ViewCache};
 
@@ -527,9 +529,9 @@ impl Core {
 /// Switch on the RGB and/or grey conversion of rendered frames (they start
 /// off: a frame is converted only into the formats someone has looked at).
 fn want_format(slf: &Bound<'_, PyGameBoy>, rgb: bool, gray: bool) -> PyResult<()> {
-    let (has_rgb, has_gray) = slf.borrow().read(|gb| gb.screen().formats())?;
+    let (has_rgb, has_gray) = slf.try_borrow()?.read(|gb| gb.screen().formats())?;
     if (rgb && !has_rgb) || (gray && !has_gray) {
-        slf.borrow_mut()
+        slf.try_borrow_mut()?
             .write(|gb| gb.set_screen_formats(rgb || has_rgb, gray || has_gray))?;
     }
     Ok(())
@@ -909,6 +911,137 @@ impl PyGameBoy {
         }
     }
 
+    // ---- verification aids (trace, reference path, fault injection) ----
+
+    /// Whether the machine runs on the slow reference path (every component
+    /// stepped every M-cycle; same results as the fast path). Always True
+    /// while a trace or an injected fault is on; a value set meanwhile
+    /// applies once both are off.
+    #[getter]
+    fn reference_mode(&self) -> PyResult<bool> {
+        self.read(|gb| gb.reference_mode())
+    }
+
+    #[setter]
+    fn set_reference_mode(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let on = value.cast::<pyo3::types::PyBool>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "reference_mode must be a bool, not {}",
+                type_name(value)
+            ))
+        })?;
+        let on = on.is_true();
+        self.write(|gb| gb.set_reference_mode(on))
+    }
+
+    /// Records the last `capacity` (1..=1000000) CPU steps for `trace()`.
+    /// Runs on the reference path while on (several times slower).
+    #[pyo3(signature = (capacity = None), text_signature = "(self, capacity=64)")]
+    fn trace_enable(&mut self, capacity: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let capacity = match capacity {
+            None => 64,
+            Some(obj) => match int_arg(obj, "capacity")? {
+                Some(v) if (1..=1_000_000).contains(&v) => v as usize,
+                _ => {
+                    return Err(invalid_argument(
+                        obj.py(),
+                        "capacity must be between 1 and 1000000",
+                    ))
+                }
+            },
+        };
+        self.write(|gb| gb.set_trace(capacity))
+    }
+
+    /// Stops tracing and forgets the trace; restores the previous `reference_mode`.
+    fn trace_disable(&mut self) -> PyResult<()> {
+        self.write(|gb| gb.set_trace(0))
+    }
+
+    /// The traced CPU steps, oldest first: dicts with `kind` ("instruction",
+    /// "interrupt", "halted", "stopped", "locked"), `pc`, `opcode` (the
+    /// instruction bytes), the registers before the step (`a f b c d e h l
+    /// sp`), `ime`, `ie`, `if`, `cycles` (T-cycles since power-on) and
+    /// `repeat` (consecutive identical halted steps folded into one entry).
+    fn trace<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let entries = self.read(|gb| gb.trace())?;
+        let mut out = Vec::with_capacity(entries.len());
+        for e in entries {
+            let d = PyDict::new(py);
+            let r = e.registers;
+            d.set_item("kind", e.kind.name())?;
+            d.set_item("pc", r.pc)?;
+            d.set_item("opcode", PyBytes::new(py, e.opcode()))?;
+            for (name, value) in [
+                ("a", r.a),
+                ("f", r.f),
+                ("b", r.b),
+                ("c", r.c),
+                ("d", r.d),
+                ("e", r.e),
+                ("h", r.h),
+                ("l", r.l),
+            ] {
+                d.set_item(name, value)?;
+            }
+            d.set_item("sp", r.sp)?;
+            d.set_item("ime", e.ime)?;
+            d.set_item("ie", e.ie)?;
+            d.set_item("if", e.intf)?;
+            d.set_item("cycles", e.cycles)?;
+            d.set_item("repeat", e.repeat)?;
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    /// Test-only fault injection (a verification aid): makes the CPU wrong
+    /// on purpose so a differential harness can prove it catches the bug.
+    /// `name` is "adc_half_carry", "daa_ignore_h" or None (no fault). Runs on
+    /// the reference path while a fault is set.
+    fn _inject_fault(&mut self, py: Python<'_>, name: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let fault = match name {
+            None => None,
+            Some(obj) => {
+                let text = obj.cast::<PyString>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "fault must be a str or None, not {}",
+                        type_name(obj)
+                    ))
+                })?;
+                let text = text.to_str()?;
+                Some(Fault::from_name(text).ok_or_else(|| {
+                    let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+                    invalid_argument(
+                        py,
+                        format!("unknown fault {text:?}; valid: {}", names.join(", ")),
+                    )
+                })?)
+            }
+        };
+        self.write(|gb| gb.inject_fault(fault))
+    }
+
+    /// Runs single CPU steps until `cycles >= target` (True) or until a
+    /// frame ends on the way (False); a verification aid that stops this
+    /// machine at another emulator's clock. At most 10 frames ahead.
+    fn _step_to_cycle(&mut self, py: Python<'_>, target: u64) -> PyResult<bool> {
+        let now = self.read(|gb| gb.cycles())?;
+        if target > now.saturating_add(10 * 70224) {
+            return Err(invalid_argument(
+                py,
+                format!("target {target} is more than 10 frames after the clock ({now})"),
+            ));
+        }
+        self.write(|gb| gb.step_to_cycle(target))
+    }
+
+    /// The injected fault's name, or None.
+    #[getter]
+    fn _fault(&self) -> PyResult<Option<&'static str>> {
+        self.read(|gb| gb.fault().map(|f| f.name()))
+    }
+
     fn __repr__(&self) -> PyResult<String> {
         self.read(|gb| {
             format!(
@@ -1009,6 +1142,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyGameBoy>()?;
     m.add_class::<PyMemory>()?;
+    m.add_class::<vec::PyVecGameBoy>()?;
+    m.add_class::<vec::PySnapshot>()?;
     m.add("EmuRustError", py.get_type::<EmuRustError>())?;
     m.add("InvalidRomError", py.get_type::<InvalidRomError>())?;
     m.add(

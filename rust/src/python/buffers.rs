@@ -47,7 +47,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyWeakrefReference;
 use pyo3::PyClass;
 
+use super::vec::PyVecGameBoy;
 use super::{internal_error, no_panic, PyGameBoy};
+use crate::bus::{HRAM_SIZE, RAM_SIZE, WRAM_SIZE};
 use crate::screen::{HEIGHT, WIDTH};
 
 /// Element types a view may have: plain numbers, valid for every bit pattern
@@ -64,13 +66,17 @@ unsafe impl Plain for u8 {}
 // SAFETY: as for u8.
 unsafe impl Plain for i8 {}
 
-/// A Rust-owned buffer seen as a row-major array of `shape`.
+/// A Rust-owned buffer seen as an array of `shape`: row-major, or with
+/// explicit strides (in elements) for views that skip bytes, such as the
+/// WRAM of every env inside the envs' contiguous WRAM+HRAM blocks.
 ///
 /// Making one is safe (it only records an address); what may be done with it
 /// is governed by the [`StableBuffers`] implementation that returns it.
 pub(super) struct Region<T> {
     data: *const T,
     shape: Vec<usize>,
+    /// Strides in elements; `None` = row-major (C-contiguous).
+    strides: Option<Vec<usize>>,
 }
 
 impl<T> Region<T> {
@@ -82,6 +88,36 @@ impl<T> Region<T> {
         (len == buffer.len()).then(|| Region {
             data: buffer.as_ptr(),
             shape: shape.to_vec(),
+            strides: None,
+        })
+    }
+
+    /// A 2-D view of `buffer`: `rows` rows of `row_len` elements, row `r`
+    /// starting at element `offset + r * row_stride`. `None` unless every
+    /// element lies inside `buffer`.
+    pub(super) fn rows(
+        buffer: &[T],
+        offset: usize,
+        rows: usize,
+        row_stride: usize,
+        row_len: usize,
+    ) -> Option<Region<T>> {
+        if rows > 0 && row_len > 0 {
+            let end = (rows - 1)
+                .checked_mul(row_stride)?
+                .checked_add(offset)?
+                .checked_add(row_len)?;
+            if end > buffer.len() {
+                return None;
+            }
+        } else if offset > buffer.len() {
+            return None;
+        }
+        Some(Region {
+            // In bounds (checked above), or one past the end for an empty view.
+            data: buffer.as_ptr().wrapping_add(offset),
+            shape: vec![rows, row_len],
+            strides: Some(vec![row_stride, 1]),
         })
     }
 }
@@ -198,8 +234,9 @@ pub(super) fn view<'py, O: StableBuffers>(
     Ok(array)
 }
 
-/// A C-contiguous NumPy array over `region` that does not own its data, is
-/// not writeable, and has `base` as its base object.
+/// A NumPy array over `region` (C-contiguous, or with the region's strides)
+/// that does not own its data, is not writeable, and has `base` as its base
+/// object.
 ///
 /// # Safety
 /// `region` must describe initialized memory that stays allocated, in place
@@ -217,15 +254,34 @@ unsafe fn readonly_array<'py, T: Plain>(
         .collect::<Result<Vec<npy_intp>, _>>()
         .map_err(|_| internal_error("view dimension too large"))?;
     let ndim = c_int::try_from(dims.len()).map_err(|_| internal_error("too many dimensions"))?;
+    // Strides in bytes, as NumPy wants them.
+    let mut strides = match &region.strides {
+        None => None,
+        Some(s) => Some(
+            s.iter()
+                .map(|&e| {
+                    e.checked_mul(std::mem::size_of::<T>())
+                        .and_then(|b| npy_intp::try_from(b).ok())
+                })
+                .collect::<Option<Vec<npy_intp>>>()
+                .ok_or_else(|| internal_error("view stride too large"))?,
+        ),
+    };
+    if strides.as_ref().is_some_and(|s| s.len() != dims.len()) {
+        return Err(internal_error("view strides do not match its shape"));
+    }
+    let strides_ptr = strides.as_mut().map_or(ptr::null_mut(), |s| s.as_mut_ptr());
     // `PyArray_NewFromDescr` steals this reference (on failure too).
     let descr = T::get_dtype(py).into_dtype_ptr();
     // SAFETY: NumPy's C API is initialized (rust-numpy imports it on first
     // use; `view` imported numpy before). The arguments: the ndarray type, an
-    // owned dtype reference (stolen), `ndim` dimensions in `dims`, NULL
-    // strides (C order, matching `Region`'s row-major layout), the data
-    // pointer (valid per this function's contract; NumPy never frees it as
-    // OWNDATA is not set), flags 0 (so not WRITEABLE) and no
-    // `__array_finalize__` object. NumPy only reads `dims` during the call.
+    // owned dtype reference (stolen), `ndim` dimensions in `dims`, the
+    // strides (NULL = C order, matching a row-major `Region`; otherwise
+    // `ndim` byte strides that `Region::rows` checked keep every element in
+    // the buffer), the data pointer (valid per this function's contract;
+    // NumPy never frees it as OWNDATA is not set), flags 0 (so not WRITEABLE)
+    // and no `__array_finalize__` object. NumPy only reads `dims` and
+    // `strides` during the call.
     let raw = unsafe {
         PY_ARRAY_API.PyArray_NewFromDescr(
             py,
@@ -233,7 +289,7 @@ unsafe fn readonly_array<'py, T: Plain>(
             descr,
             ndim,
             dims.as_mut_ptr(),
-            ptr::null_mut(),
+            strides_ptr,
             region.data.cast_mut().cast::<c_void>(),
             0,
             ptr::null_mut(),
@@ -301,6 +357,70 @@ unsafe impl StableBuffers for PyGameBoy {
             }
         })?
         .ok_or_else(|| internal_error("screen buffer size does not match its shape"))
+    }
+
+    fn view_cache(&self) -> &ViewCache {
+        &self.views
+    }
+}
+
+// ---------------------------------------------------------------------------
+// VecGameBoy buffers
+// ---------------------------------------------------------------------------
+
+/// The buffers of a VecGameBoy (`emurust::vec::VecEngine`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum VecBuffer {
+    /// (num_envs, [frame_stack,] ...frame) observations.
+    Obs,
+    /// (num_envs, len(ram_addresses)) gathered RAM bytes.
+    Ram,
+    /// (num_envs, 8192) WRAM, a strided view of the envs' RAM blocks.
+    Wram,
+    /// (num_envs, 127) HRAM, likewise.
+    Hram,
+}
+
+impl From<VecBuffer> for usize {
+    fn from(b: VecBuffer) -> usize {
+        b as usize
+    }
+}
+
+// SAFETY: the buffers are the `Vec`s of the `VecEngine` that `PyVecGameBoy`
+// owns (inside its `Mutex`): `obs`, `ram_obs` and `rams` (WRAM then HRAM of
+// each env, `RAM_SIZE` bytes apart).
+// - `VecEngine` sizes them once in `VecEngine::new` and never pushes to,
+//   resizes or replaces them: every method writes their elements in place
+//   (`step`, `reset`, `reset_envs`, `restore`, `load_state`). The bindings
+//   never replace or drop the engine before the `PyVecGameBoy` is
+//   deallocated (a panic only marks it broken). `view` re-checks the address
+//   on every access and raises `InternalError` if this ever stops being true;
+// - `Region::rows` checks that the strided WRAM/HRAM views stay inside
+//   `rams`;
+// - the buffers change only inside those methods, reached through
+//   `&mut PyVecGameBoy`: `step` and `reset` release the interpreter lock
+//   (the torn-frame caveat), the others keep it.
+unsafe impl StableBuffers for PyVecGameBoy {
+    type Key = VecBuffer;
+    type Elem = u8;
+
+    fn region(&self, key: VecBuffer) -> PyResult<Region<u8>> {
+        self.read(|e| {
+            let n = e.num_envs();
+            let rams = e.rams().as_flattened();
+            match key {
+                VecBuffer::Obs => {
+                    let mut shape = vec![n];
+                    shape.extend(e.observation_shape());
+                    Region::new(e.obs(), &shape)
+                }
+                VecBuffer::Ram => Region::new(e.ram(), &[n, e.ram_addresses().len()]),
+                VecBuffer::Wram => Region::rows(rams, 0, n, RAM_SIZE, WRAM_SIZE),
+                VecBuffer::Hram => Region::rows(rams, WRAM_SIZE, n, RAM_SIZE, HRAM_SIZE),
+            }
+        })?
+        .ok_or_else(|| internal_error("engine buffer size does not match its shape"))
     }
 
     fn view_cache(&self) -> &ViewCache {

@@ -1,0 +1,893 @@
+//! `VecGameBoy` and `Snapshot`: the batched engine (`crate::vec`) for Python.
+//!
+//! Arguments are checked and converted with the interpreter lock held, then
+//! the envs run with it released. Observations and RAM come back as
+//! read-only NumPy views of the engine's own buffers (`buffers`), or are
+//! copied into arrays the caller owns (`obs=`, `ram=`), borrowed read-write
+//! for the duration of the call.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use numpy::{
+    BorrowError, Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn,
+    PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString, PyTuple};
+
+use super::buffers::{self, VecBuffer, ViewCache};
+use super::{
+    as_int, bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address,
+    invalid_argument, no_panic, short_sequence, type_name, BOOT_ROM_SIZE, MAX_ROM_SIZE,
+};
+use crate::joypad::Button;
+use crate::vec::{
+    ObsMode, Snapshot, VecConfig, VecEngine, MAX_ACTIONS, MAX_FRAME_SKIP, MAX_FRAME_STACK,
+    MAX_RAM_ADDRESSES, MAX_THREADS,
+};
+
+/// Button names in the order `emurust.BUTTONS` lists them (the order used
+/// when an action table is shown).
+const BUTTON_ORDER: [Button; 8] = [
+    Button::A,
+    Button::B,
+    Button::Start,
+    Button::Select,
+    Button::Up,
+    Button::Down,
+    Button::Left,
+    Button::Right,
+];
+
+/// An argument whose absence differs from an explicit `None`
+/// (`action_table=None` means "actions are bitmasks").
+enum Arg<'py> {
+    Missing,
+    Given(Bound<'py, PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Arg::Given(obj.to_owned()))
+    }
+}
+
+struct State {
+    engine: VecEngine,
+    /// Set when a call panicked: the message, and the engine is unusable.
+    broken: Option<String>,
+    /// The step's actions, copied out of the caller's array (reused).
+    actions: Vec<u8>,
+}
+
+impl State {
+    fn usable(&self) -> PyResult<()> {
+        match &self.broken {
+            Some(msg) => Err(internal_error(msg)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Marks the engine broken if `result` is a caught panic.
+fn check_panic<R>(broken: &mut Option<String>, result: Result<R, String>) -> PyResult<R> {
+    result.map_err(|msg| {
+        let err = internal_error(&msg);
+        *broken = Some(msg);
+        err
+    })
+}
+
+/// An optional argument, `None` counting as absent.
+fn given<'py>(obj: Option<&Bound<'py, PyAny>>) -> Option<Bound<'py, PyAny>> {
+    obj.filter(|o| !o.is_none()).cloned()
+}
+
+/// `(a, b, c)` as Python writes a shape.
+fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn dtype_text(array: &Bound<'_, PyUntypedArray>) -> String {
+    array
+        .dtype()
+        .str()
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// A caller-owned output array: a writeable, C-contiguous uint8 NumPy array
+/// of exactly `shape`, borrowed read-write (rust-numpy's borrow tracking
+/// refuses an array aliasing another borrowed one).
+fn out_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    shape: &[usize],
+) -> PyResult<PyReadwriteArrayDyn<'py, u8>> {
+    let want = || format!("a C-contiguous uint8 array of shape {}", shape_text(shape));
+    let Ok(array) = obj.cast::<PyUntypedArray>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a NumPy array ({}), not {}",
+            want(),
+            type_name(obj)
+        )));
+    };
+    if !array.dtype().is_equiv_to(&u8::get_dtype(obj.py())) {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be {}, got dtype {}",
+            want(),
+            dtype_text(array)
+        )));
+    }
+    if array.shape() != shape {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be {}, got shape {}",
+            want(),
+            shape_text(array.shape())
+        )));
+    }
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be {}, got a non-contiguous array (use np.ascontiguousarray)",
+            want()
+        )));
+    }
+    array
+        .cast::<PyArrayDyn<u8>>()?
+        .try_readwrite()
+        .map_err(|e| match e {
+            BorrowError::NotWriteable => {
+                PyValueError::new_err(format!("{what} must be {}, got a read-only array", want()))
+            }
+            _ => PyValueError::new_err(format!(
+                "{what} cannot be written: {e} (is the same memory passed twice?)"
+            )),
+        })
+}
+
+/// `obj` as a 1-D NumPy array of `n` entries (lists and tuples are converted
+/// with `numpy.asarray`); `TypeError`/`ValueError` naming `expected` else.
+fn vector_arg<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    n: usize,
+    expected: &str,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let py = obj.py();
+    let array = match obj.cast::<PyUntypedArray>() {
+        Ok(a) => a.clone(),
+        Err(_) => {
+            let converted = py
+                .import("numpy")?
+                .call_method1("asarray", (obj,))
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "{what} must be {expected} of shape ({n},), not {}",
+                        type_name(obj)
+                    ))
+                })?;
+            converted.cast_into::<PyUntypedArray>()?
+        }
+    };
+    if array.shape() != [n] {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be {expected} of shape ({n},) (one per env), got shape {}",
+            shape_text(array.shape())
+        )));
+    }
+    Ok(array)
+}
+
+/// Copy `actions` (an integer array of shape (n,)) into `out`, checking
+/// every value is a byte.
+fn actions_arg(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<u8>) -> PyResult<()> {
+    const EXPECTED: &str = "an integer array (uint8)";
+    let py = obj.py();
+    let array = vector_arg(obj, "actions", n, EXPECTED)?;
+    let dtype = array.dtype();
+    out.clear();
+    if dtype.is_equiv_to(&u8::get_dtype(py)) {
+        let array = array.cast::<PyArrayDyn<u8>>()?.try_readonly()?;
+        out.extend(array.as_array().iter().copied());
+        return Ok(());
+    }
+    if !matches!(dtype.kind(), b'i' | b'u') {
+        return Err(PyTypeError::new_err(format!(
+            "actions must be {EXPECTED} of shape ({n},), got dtype {}",
+            dtype_text(&array)
+        )));
+    }
+    let wide = array.call_method1("astype", ("int64",))?;
+    let wide = wide.cast::<PyArrayDyn<i64>>()?.try_readonly()?;
+    for (i, &v) in wide.as_array().iter().enumerate() {
+        let byte = u8::try_from(v).map_err(|_| {
+            invalid_argument(
+                py,
+                format!("action {v} of env {i} is outside 0..=255 (actions are bytes)"),
+            )
+        })?;
+        out.push(byte);
+    }
+    Ok(())
+}
+
+/// A bool array of shape (n,).
+fn mask_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<bool>> {
+    const EXPECTED: &str = "a bool array";
+    let array = vector_arg(obj, "mask", n, EXPECTED)?;
+    if !array.dtype().is_equiv_to(&bool::get_dtype(obj.py())) {
+        return Err(PyTypeError::new_err(format!(
+            "mask must be {EXPECTED} of shape ({n},), got dtype {}",
+            dtype_text(&array)
+        )));
+    }
+    let array = array.cast::<PyArrayDyn<bool>>()?.try_readonly()?;
+    Ok(array.as_array().iter().copied().collect())
+}
+
+/// An int argument within `range` (inclusive); `TypeError` for a non-int,
+/// `InvalidArgumentError` naming `what` and the range otherwise.
+fn ranged_int(obj: &Bound<'_, PyAny>, what: &str, min: i64, max: i64) -> PyResult<i64> {
+    match int_arg(obj, what)? {
+        Some(v) if (min..=max).contains(&v) => Ok(v),
+        v => Err(invalid_argument(
+            obj.py(),
+            format!(
+                "{what} must be between {min} and {max}, got {}",
+                v.map_or_else(|| "a huge int".to_owned(), |v| v.to_string())
+            ),
+        )),
+    }
+}
+
+/// The bytes of a ROM or boot ROM given as a path or bytes-like data, read
+/// exactly as `emurust.GameBoy` reads them.
+fn image_arg(obj: &Bound<'_, PyAny>, what: &str, limit: usize) -> PyResult<Vec<u8>> {
+    let py = obj.py();
+    let data = py
+        .import("emurust._gameboy")?
+        .getattr("_read_image")?
+        .call1((obj, what, limit))?;
+    Ok(data.cast::<PyBytes>()?.as_bytes().to_vec())
+}
+
+fn obs_mode_arg(obj: &Bound<'_, PyAny>) -> PyResult<ObsMode> {
+    let names = || {
+        ObsMode::ALL
+            .iter()
+            .map(|m| format!("{:?}", m.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Ok(text) = obj.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "obs must be a str ({}), not {}",
+            names(),
+            type_name(obj)
+        )));
+    };
+    let text = text.to_cow()?;
+    ObsMode::from_name(&text).ok_or_else(|| {
+        invalid_argument(
+            obj.py(),
+            format!("unknown obs mode {text:?}; valid modes are {}", names()),
+        )
+    })
+}
+
+fn button_name(obj: &Bound<'_, PyAny>, action: usize) -> PyResult<Button> {
+    let Ok(text) = obj.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "action {action} of action_table: button names must be str, not {}",
+            type_name(obj)
+        )));
+    };
+    let text = text.to_cow()?;
+    Button::from_name(&text).ok_or_else(|| {
+        invalid_argument(
+            obj.py(),
+            format!(
+                "action {action} of action_table: unknown button {text:?}; valid names are: \
+                 a, b, start, select, up, down, left, right (case-insensitive)"
+            ),
+        )
+    })
+}
+
+/// `"default"`, `None` (actions are bitmasks) or a sequence of actions, each
+/// a button name or a sequence of names (pressed together; empty = no-op).
+fn action_table_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    let py = obj.py();
+    if obj.is_none() {
+        return Ok(None);
+    }
+    if let Ok(text) = obj.cast::<PyString>() {
+        if text.to_cow()? == "default" {
+            return Ok(Some(crate::vec::default_action_table()));
+        }
+        return Err(invalid_argument(
+            py,
+            format!(
+                "action_table must be \"default\", None or a sequence of actions, got the str {:?}",
+                text.to_cow()?
+            ),
+        ));
+    }
+    let what = || {
+        format!(
+            "action_table must be \"default\", None or a sequence of actions (each a button \
+             name or a tuple of names), not {}",
+            type_name(obj)
+        )
+    };
+    let entries = short_sequence(obj, MAX_ACTIONS, what)?;
+    if entries.is_empty() || entries.len() > MAX_ACTIONS {
+        return Err(invalid_argument(
+            py,
+            format!(
+                "action_table needs 1 to {MAX_ACTIONS} actions, got {}",
+                if entries.is_empty() { "none" } else { "more" }
+            ),
+        ));
+    }
+    let mut table = Vec::with_capacity(entries.len());
+    for (i, entry) in entries.iter().enumerate() {
+        if entry.is_instance_of::<PyString>() {
+            table.push(1 << button_name(entry, i)?.index());
+            continue;
+        }
+        let names = short_sequence(entry, 8, || {
+            format!(
+                "action {i} of action_table must be a button name or a tuple of names, not {}",
+                type_name(entry)
+            )
+        })?;
+        let mut mask = 0u8;
+        for name in &names {
+            mask |= 1 << button_name(name, i)?.index();
+        }
+        table.push(mask);
+    }
+    Ok(Some(table))
+}
+
+fn ram_addresses_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
+    let py = obj.py();
+    let items = short_sequence(obj, MAX_RAM_ADDRESSES, || {
+        format!(
+            "ram_addresses must be a sequence of ints (addresses 0x0000..=0xFFFF), not {}",
+            type_name(obj)
+        )
+    })?;
+    if items.len() > MAX_RAM_ADDRESSES {
+        return Err(invalid_argument(
+            py,
+            format!("at most {MAX_RAM_ADDRESSES} ram_addresses"),
+        ));
+    }
+    items
+        .iter()
+        .map(|item| {
+            let Some(int) = as_int(item)? else {
+                return Err(PyTypeError::new_err(format!(
+                    "ram_addresses must hold ints, not {}",
+                    type_name(item)
+                )));
+            };
+            let shown = int.to_string();
+            int.extract::<i64>()
+                .ok()
+                .and_then(|v| u16::try_from(v).ok())
+                .ok_or_else(|| {
+                    invalid_address(
+                        py,
+                        format!("ram address {shown} is outside 0x0000..=0xFFFF"),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// N Game Boys of one ROM, stepped in parallel by Rust threads (see the
+/// README section "Batched engine" and `emurust.VecGameBoy`'s stub).
+#[pyclass(module = "emurust._core", name = "VecGameBoy", weakref)]
+pub struct PyVecGameBoy {
+    // A `Mutex` makes the class `Sync`; `&mut self` methods use `get_mut`.
+    // NumPy views point into the engine's buffers: it is never replaced or
+    // dropped while `self` lives (see `buffers`).
+    state: Mutex<State>,
+    /// The arrays handed out (weakly held).
+    pub(super) views: ViewCache,
+}
+
+impl PyVecGameBoy {
+    fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
+        self.state
+            .lock()
+            .map_err(|_| internal_error("engine lock poisoned"))
+    }
+
+    fn state_mut(&mut self) -> PyResult<&mut State> {
+        let state = self
+            .state
+            .get_mut()
+            .map_err(|_| internal_error("engine lock poisoned"))?;
+        state.usable()?;
+        Ok(state)
+    }
+
+    /// Read-only access to the engine.
+    pub(super) fn read<R>(&self, f: impl FnOnce(&VecEngine) -> R) -> PyResult<R> {
+        let mut guard = self.lock()?;
+        guard.usable()?;
+        let state = &mut *guard;
+        let result = no_panic(|| f(&state.engine));
+        check_panic(&mut state.broken, result)
+    }
+
+    /// Mutable access to the engine (interpreter lock held); core errors
+    /// become exceptions.
+    fn write<R>(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut VecEngine) -> crate::Result<R>,
+    ) -> PyResult<R> {
+        let state = self.state_mut()?;
+        let engine = &mut state.engine;
+        let result = no_panic(|| f(engine));
+        check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))
+    }
+
+    fn env_index(&self, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let n = self.read(|e| e.num_envs())?;
+        match int_arg(obj, "env index")? {
+            Some(i) if i >= 0 && (i as u64) < n as u64 => Ok(i as usize),
+            i => Err(invalid_argument(
+                obj.py(),
+                format!(
+                    "env index {} is out of range: this engine has {n} envs (0..={})",
+                    i.map_or_else(|| "(a huge int)".to_owned(), |i| i.to_string()),
+                    n - 1
+                ),
+            )),
+        }
+    }
+
+    /// Shape of the whole observation array.
+    fn obs_shape(&self) -> PyResult<Vec<usize>> {
+        self.read(|e| {
+            let mut shape = vec![e.num_envs()];
+            shape.extend(e.observation_shape());
+            shape
+        })
+    }
+}
+
+#[pymethods]
+impl PyVecGameBoy {
+    /// Creates `num_envs` Game Boys running `rom` (a path or the image as
+    /// bytes-like data), all in the initial state: power-on (or `boot_rom`),
+    /// or `initial_state` (bytes from `save_state`).
+    #[new]
+    #[pyo3(signature = (
+        rom, num_envs, *, frame_skip = None, hold_frames = None, num_threads = None,
+        obs = None, ram_addresses = None, initial_state = None, action_table = Arg::Missing,
+        frame_stack = None, boot_rom = None
+    ), text_signature = "(rom, num_envs, *, frame_skip=24, hold_frames=8, num_threads=None, \
+        obs='gray', ram_addresses=None, initial_state=None, action_table='default', \
+        frame_stack=1, boot_rom=None)")]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        rom: &Bound<'_, PyAny>,
+        num_envs: &Bound<'_, PyAny>,
+        frame_skip: Option<&Bound<'_, PyAny>>,
+        hold_frames: Option<&Bound<'_, PyAny>>,
+        num_threads: Option<&Bound<'_, PyAny>>,
+        obs: Option<&Bound<'_, PyAny>>,
+        ram_addresses: Option<&Bound<'_, PyAny>>,
+        initial_state: Option<&Bound<'_, PyAny>>,
+        action_table: Arg<'_>,
+        frame_stack: Option<&Bound<'_, PyAny>>,
+        boot_rom: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let num_envs = ranged_int(num_envs, "num_envs", 1, crate::vec::MAX_ENVS as i64)? as usize;
+        let frame_skip = match given(frame_skip) {
+            None => 24,
+            Some(f) => ranged_int(&f, "frame_skip", 1, i64::from(MAX_FRAME_SKIP))? as u32,
+        };
+        let hold_frames = match given(hold_frames) {
+            None => 8.min(frame_skip),
+            Some(h) => ranged_int(&h, "hold_frames", 0, i64::from(frame_skip)).map_err(|e| {
+                if e.is_instance_of::<PyTypeError>(py) {
+                    e
+                } else {
+                    invalid_argument(
+                        py,
+                        format!(
+                            "hold_frames must be between 0 and frame_skip ({frame_skip}), got {h}"
+                        ),
+                    )
+                }
+            })? as u32,
+        };
+        let num_threads = match given(num_threads) {
+            None => 0,
+            Some(t) => ranged_int(&t, "num_threads", 1, MAX_THREADS as i64)? as usize,
+        };
+        let obs = match given(obs) {
+            None => ObsMode::Gray,
+            Some(o) => obs_mode_arg(&o)?,
+        };
+        let frame_stack = match given(frame_stack) {
+            None => 1,
+            Some(k) => ranged_int(&k, "frame_stack", 1, MAX_FRAME_STACK as i64)? as usize,
+        };
+        let ram_addresses = match given(ram_addresses) {
+            None => Vec::new(),
+            Some(a) => ram_addresses_arg(&a)?,
+        };
+        let action_table = match action_table {
+            Arg::Missing => Some(crate::vec::default_action_table()),
+            Arg::Given(t) => action_table_arg(&t)?,
+        };
+        let initial_state = match given(initial_state) {
+            None => None,
+            Some(s) => Some(bytes_or_bytearray(&s, "initial_state")?),
+        };
+        let boot_rom = match given(boot_rom) {
+            None => None,
+            Some(b) => Some(image_arg(&b, "boot_rom", BOOT_ROM_SIZE)?),
+        };
+        let rom: Arc<[u8]> = Arc::from(image_arg(rom, "rom", MAX_ROM_SIZE)?);
+        let config = VecConfig {
+            frame_skip,
+            hold_frames,
+            num_threads,
+            obs,
+            frame_stack,
+            ram_addresses,
+            action_table,
+            initial_state,
+            boot_rom,
+        };
+        let built = py
+            .detach(|| no_panic(|| VecEngine::new(rom, num_envs, config)))
+            .map_err(|msg| internal_error(&msg))?;
+        let engine = built.map_err(|e| core_error(py, e))?;
+        Ok(PyVecGameBoy {
+            state: Mutex::new(State {
+                engine,
+                broken: None,
+                actions: Vec::new(),
+            }),
+            views: ViewCache::default(),
+        })
+    }
+
+    /// Puts every env back in the initial state and returns the
+    /// observations (the engine's read-only `obs` view, or `obs` filled in).
+    /// `seed` is accepted for Gymnasium compatibility; emulation is
+    /// deterministic, so it changes nothing.
+    #[pyo3(signature = (seed = None, *, obs = None))]
+    fn reset<'py>(
+        slf: &Bound<'py, Self>,
+        seed: Option<&Bound<'py, PyAny>>,
+        obs: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if let Some(seed) = seed.filter(|s| !s.is_none()) {
+            int_arg(seed, "seed")?;
+        }
+        let shape = slf.try_borrow()?.obs_shape()?;
+        let mut out = match obs.filter(|o| !o.is_none()) {
+            None => None,
+            Some(o) => Some(out_array(o, "obs", &shape)?),
+        };
+        {
+            let mut this = slf.try_borrow_mut()?;
+            let state = this.state_mut()?;
+            let engine = &mut state.engine;
+            let out_slice = match out.as_mut() {
+                None => None,
+                Some(a) => Some(a.as_slice_mut()?),
+            };
+            let result = py.detach(|| {
+                no_panic(|| {
+                    engine.reset();
+                    if let Some(o) = out_slice {
+                        o.copy_from_slice(engine.obs());
+                    }
+                })
+            });
+            check_panic(&mut state.broken, result)?;
+        }
+        match obs.filter(|o| !o.is_none()) {
+            Some(o) => Ok(o.clone()),
+            None => Ok(buffers::view(slf, VecBuffer::Obs)?.into_any()),
+        }
+    }
+
+    /// Steps every env once: its action's buttons are held `hold_frames`
+    /// frames, then released for the rest of `frame_skip` frames; only the
+    /// last frame is drawn. Returns the observations (the engine's read-only
+    /// `obs` view, or `obs` filled in); `ram=` receives the gathered RAM
+    /// bytes. Runs with the interpreter lock released.
+    #[pyo3(signature = (actions, *, obs = None, ram = None))]
+    fn step<'py>(
+        slf: &Bound<'py, Self>,
+        actions: &Bound<'py, PyAny>,
+        obs: Option<&Bound<'py, PyAny>>,
+        ram: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let obs = obs.filter(|o| !o.is_none());
+        let ram = ram.filter(|o| !o.is_none());
+        let (obs_shape, ram_shape, n) = {
+            let this = slf.try_borrow()?;
+            let shape = this.obs_shape()?;
+            let ram_shape = this.read(|e| vec![e.num_envs(), e.ram_addresses().len()])?;
+            let n = shape[0];
+            (shape, ram_shape, n)
+        };
+        let mut obs_out = match obs {
+            None => None,
+            Some(o) => Some(out_array(o, "obs", &obs_shape)?),
+        };
+        let mut ram_out = match ram {
+            None => None,
+            Some(r) => Some(out_array(r, "ram", &ram_shape)?),
+        };
+        {
+            let mut this = slf.try_borrow_mut()?;
+            let state = this.state_mut()?;
+            actions_arg(actions, n, &mut state.actions)?;
+            let obs_slice = match obs_out.as_mut() {
+                None => None,
+                Some(a) => Some(a.as_slice_mut()?),
+            };
+            let ram_slice = match ram_out.as_mut() {
+                None => None,
+                Some(a) => Some(a.as_slice_mut()?),
+            };
+            let engine = &mut state.engine;
+            let acts = &state.actions;
+            let result = py.detach(|| no_panic(|| engine.step_into(acts, obs_slice, ram_slice)));
+            check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))?;
+        }
+        match obs {
+            Some(o) => Ok(o.clone()),
+            None => Ok(buffers::view(slf, VecBuffer::Obs)?.into_any()),
+        }
+    }
+
+    /// The observations of the last step or reset: a read-only NumPy view of
+    /// the engine's buffer, shape (num_envs, *observation_shape), updated in
+    /// place.
+    #[getter]
+    fn obs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        buffers::view(slf, VecBuffer::Obs)
+    }
+
+    /// The bytes at `ram_addresses` of every env, gathered after each step:
+    /// a read-only (num_envs, len(ram_addresses)) uint8 view.
+    #[getter]
+    fn ram<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        buffers::view(slf, VecBuffer::Ram)
+    }
+
+    /// Every env's WRAM (0xC000..0xE000): a read-only (num_envs, 8192) uint8
+    /// view straight into the emulators' memory (strided, no copy).
+    #[getter]
+    fn wram<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        buffers::view(slf, VecBuffer::Wram)
+    }
+
+    /// Every env's HRAM (0xFF80..0xFFFF): a read-only (num_envs, 127) uint8
+    /// view like `wram`.
+    #[getter]
+    fn hram<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
+        buffers::view(slf, VecBuffer::Hram)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> PyResult<usize> {
+        self.read(|e| e.num_envs())
+    }
+
+    fn __len__(&self) -> PyResult<usize> {
+        self.read(|e| e.num_envs())
+    }
+
+    /// Worker threads stepping the envs (1 = in the calling thread).
+    #[getter]
+    fn num_threads(&self) -> PyResult<usize> {
+        self.read(|e| e.num_threads())
+    }
+
+    #[getter]
+    fn frame_skip(&self) -> PyResult<u32> {
+        self.read(|e| e.frame_skip())
+    }
+
+    #[getter]
+    fn hold_frames(&self) -> PyResult<u32> {
+        self.read(|e| e.hold_frames())
+    }
+
+    #[getter]
+    fn frame_stack(&self) -> PyResult<usize> {
+        self.read(|e| e.frame_stack())
+    }
+
+    /// "gray", "rgb", "shades" or "gray_half".
+    #[getter]
+    fn obs_mode(&self) -> PyResult<&'static str> {
+        self.read(|e| e.obs_mode().name())
+    }
+
+    /// Shape of one env's observation: ([frame_stack,] *frame).
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let shape = self.read(|e| e.observation_shape())?;
+        PyTuple::new(py, shape)
+    }
+
+    #[getter]
+    fn ram_addresses<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let addresses = self.read(|e| e.ram_addresses().to_vec())?;
+        PyTuple::new(py, addresses)
+    }
+
+    /// The buttons of each action (a tuple of button-name tuples), or None
+    /// when actions are button bitmasks.
+    #[getter]
+    fn action_table<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(table) = self.read(|e| e.action_table().map(<[u8]>::to_vec))? else {
+            return Ok(None);
+        };
+        let actions = table
+            .into_iter()
+            .map(|mask| {
+                PyTuple::new(
+                    py,
+                    BUTTON_ORDER
+                        .iter()
+                        .filter(|b| mask & (1 << b.index()) != 0)
+                        .map(|b| b.name())
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, actions).map(Some)
+    }
+
+    /// Memory each env costs (machine state, VRAM, WRAM/HRAM, cartridge
+    /// RAM, its observation and RAM rows); the ROM is shared and not counted.
+    #[getter]
+    fn bytes_per_env(&self) -> PyResult<usize> {
+        self.read(|e| e.bytes_per_env())
+    }
+
+    /// Env `i`'s machine state as bytes (the format of `GameBoy.save_state`).
+    fn save_state<'py>(
+        &self,
+        py: Python<'py>,
+        i: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let i = self.env_index(i)?;
+        let state = self
+            .read(|e| e.save_state(i))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(PyBytes::new(py, &state))
+    }
+
+    /// Loads a state (from `save_state` or `GameBoy.save_state` of the same
+    /// ROM) into env `i`; a bad state raises `InvalidStateError` and leaves
+    /// the env unchanged. Its observation is blank until its next step.
+    fn load_state(
+        &mut self,
+        py: Python<'_>,
+        i: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let i = self.env_index(i)?;
+        let data = bytes_or_bytearray(data, "state")?;
+        self.write(py, |e| e.load_state(i, &data))
+    }
+
+    /// An in-memory copy of env `i`'s machine, for `restore`.
+    fn snapshot(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<PySnapshot> {
+        let i = self.env_index(i)?;
+        let snap = self
+            .read(|e| e.snapshot(i))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(PySnapshot { snap })
+    }
+
+    /// Puts env `i` back in the state of `snapshot` (of an engine running
+    /// the same ROM); its observation shows the snapshot's last frame.
+    fn restore(
+        &mut self,
+        py: Python<'_>,
+        i: &Bound<'_, PyAny>,
+        snapshot: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let i = self.env_index(i)?;
+        let snap = snapshot.cast::<PySnapshot>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "snapshot must be an emurust.Snapshot (from VecGameBoy.snapshot), not {}",
+                type_name(snapshot)
+            ))
+        })?;
+        let snap = &snap.get().snap;
+        self.write(py, |e| e.restore(i, snap))
+    }
+
+    /// Puts the envs whose `mask` entry is True (a bool array of shape
+    /// (num_envs,)) back in the initial state; their observations and RAM
+    /// rows are refreshed.
+    fn reset_envs(&mut self, py: Python<'_>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.read(|e| e.num_envs())?;
+        let mask = mask_arg(mask, n)?;
+        self.write(py, |e| e.reset_envs(&mask))
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        self.read(|e| {
+            format!(
+                "<emurust.VecGameBoy num_envs={} num_threads={} obs={:?} frame_skip={} \
+                 hold_frames={}>",
+                e.num_envs(),
+                e.num_threads(),
+                e.obs_mode().name(),
+                e.frame_skip(),
+                e.hold_frames()
+            )
+        })
+    }
+}
+
+/// One env's machine copied in memory (`VecGameBoy.snapshot`); restore it
+/// with `VecGameBoy.restore` into any env of an engine running the same ROM.
+#[pyclass(module = "emurust._core", name = "Snapshot", frozen)]
+pub struct PySnapshot {
+    snap: Snapshot,
+}
+
+#[pymethods]
+impl PySnapshot {
+    /// Frames the machine had run when the snapshot was taken.
+    #[getter]
+    fn frame_count(&self) -> u64 {
+        self.snap.frame_count()
+    }
+
+    /// Bytes of memory the snapshot holds.
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.snap.bytes()
+    }
+
+    /// The machine state as bytes (as `VecGameBoy.save_state` gives it).
+    fn save_state<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.snap.save_state())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<emurust.Snapshot frame={}>", self.snap.frame_count())
+    }
+}

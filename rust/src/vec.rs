@@ -1,0 +1,907 @@
+//! The batched engine: many emulators stepped in parallel, for reinforcement
+//! learning.
+//!
+//! A [`VecEngine`] runs `num_envs` machines of one ROM. Every [`VecEngine::step`]
+//! takes one action per env, presses its buttons for `hold_frames` frames,
+//! releases them for the rest of `frame_skip` frames, draws only the last
+//! frame, and writes the observation of every env into one buffer that the
+//! engine owns (`(num_envs, [frame_stack,] ...frame)` bytes, row-major).
+//!
+//! Layout, chosen so that a binding can hand out zero-copy views:
+//! - the machines are split as the core allows: the [`Core`]s in one `Vec`
+//!   and the RAM blocks ([`Ram`]: WRAM then HRAM) in another, contiguous, so
+//!   that the WRAM (or HRAM) of all envs is a strided view of one array;
+//! - the ROM is shared by all envs (`Arc<[u8]>`);
+//! - none of the buffers is reallocated after construction.
+//!
+//! The envs run on the engine's own rayon pool (never rayon's global one),
+//! created on the first parallel step and created anew in a forked child
+//! (the process id changed; the parent's pool threads do not exist there).
+//! Each env is stepped by one thread from start to end and envs share no
+//! mutable state, so results are bit-identical whatever the thread count.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+use crate::bus::{Ram, HRAM_SIZE, RAM_SIZE, WRAM_SIZE};
+use crate::error::{Error, Result};
+use crate::gameboy::Core;
+use crate::joypad::Button;
+use crate::screen::{DMG_GREYS, HEIGHT, PIXELS, WIDTH};
+use crate::state::StateWriter;
+
+/// Most envs one engine runs.
+pub const MAX_ENVS: usize = 65_536;
+/// Most worker threads one engine starts.
+pub const MAX_THREADS: usize = 1024;
+/// Longest step, in frames (one minute of emulated time).
+pub const MAX_FRAME_SKIP: u32 = 3600;
+/// Deepest frame stack.
+pub const MAX_FRAME_STACK: usize = 64;
+/// Most entries of an action table (actions are bytes).
+pub const MAX_ACTIONS: usize = 256;
+/// Most RAM addresses gathered per env.
+pub const MAX_RAM_ADDRESSES: usize = 0x1_0000;
+
+/// The default action table, as in PokemonRedExperiments (PWhiddy): the
+/// four directions, A, B, START, and a no-op (index 7, no button).
+pub const DEFAULT_ACTIONS: [&[Button]; 8] = [
+    &[Button::Down],
+    &[Button::Left],
+    &[Button::Right],
+    &[Button::Up],
+    &[Button::A],
+    &[Button::B],
+    &[Button::Start],
+    &[],
+];
+
+/// The button bitmask of a set of buttons (bit = [`Button`] discriminant, as
+/// [`Core::set_buttons`] takes it).
+pub fn button_mask(buttons: &[Button]) -> u8 {
+    buttons.iter().fold(0, |m, b| m | 1 << b.index())
+}
+
+/// The default action table as button bitmasks.
+pub fn default_action_table() -> Vec<u8> {
+    DEFAULT_ACTIONS.iter().map(|b| button_mask(b)).collect()
+}
+
+/// What one env's observation holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObsMode {
+    /// (144, 160) grey levels (luma of the DMG greys: 255, 170, 85, 0).
+    Gray,
+    /// (144, 160, 3) RGB (the DMG greys FF/AA/55/00).
+    Rgb,
+    /// (144, 160) shades 0..=3 (0 = lightest).
+    Shades,
+    /// (72, 80) grey levels, each the mean of a 2x2 block (rounded).
+    GrayHalf,
+}
+
+impl ObsMode {
+    pub const ALL: [ObsMode; 4] = [
+        ObsMode::Gray,
+        ObsMode::Rgb,
+        ObsMode::Shades,
+        ObsMode::GrayHalf,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ObsMode::Gray => "gray",
+            ObsMode::Rgb => "rgb",
+            ObsMode::Shades => "shades",
+            ObsMode::GrayHalf => "gray_half",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ObsMode> {
+        ObsMode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Shape of one frame.
+    pub fn frame_shape(self) -> &'static [usize] {
+        match self {
+            ObsMode::Gray | ObsMode::Shades => &[HEIGHT, WIDTH],
+            ObsMode::Rgb => &[HEIGHT, WIDTH, 3],
+            ObsMode::GrayHalf => &[HEIGHT / 2, WIDTH / 2],
+        }
+    }
+
+    /// Bytes of one frame.
+    pub fn frame_len(self) -> usize {
+        self.frame_shape().iter().product()
+    }
+}
+
+/// How a [`VecEngine`] steps and observes.
+#[derive(Clone, Debug)]
+pub struct VecConfig {
+    /// Frames per step (1..=[`MAX_FRAME_SKIP`]).
+    pub frame_skip: u32,
+    /// Frames the action's buttons are held at the start of a step
+    /// (0..=`frame_skip`); they are released for the rest. With
+    /// `hold_frames == frame_skip` they stay held until the next step.
+    pub hold_frames: u32,
+    /// Worker threads; 0 = one per available core. 1 steps the envs in the
+    /// calling thread (no pool is started).
+    pub num_threads: usize,
+    pub obs: ObsMode,
+    /// Frames per observation (1 = no stack); newest last.
+    pub frame_stack: usize,
+    /// Addresses read (side-effect free) after every step into `ram()`.
+    pub ram_addresses: Vec<u16>,
+    /// Button bitmask of each action (`None`: actions are bitmasks).
+    pub action_table: Option<Vec<u8>>,
+    /// A save state every env starts from (and `reset` returns to).
+    pub initial_state: Option<Vec<u8>>,
+    /// A 256-byte DMG boot ROM (ignored when `initial_state` is given).
+    pub boot_rom: Option<Vec<u8>>,
+}
+
+impl Default for VecConfig {
+    fn default() -> Self {
+        VecConfig {
+            frame_skip: 24,
+            hold_frames: 8,
+            num_threads: 0,
+            obs: ObsMode::Gray,
+            frame_stack: 1,
+            ram_addresses: Vec::new(),
+            action_table: Some(default_action_table()),
+            initial_state: None,
+            boot_rom: None,
+        }
+    }
+}
+
+/// One env's machine, copied in memory (see [`VecEngine::snapshot`]).
+#[derive(Clone)]
+pub struct Snapshot {
+    core: Core,
+    ram: Box<Ram>,
+}
+
+impl Snapshot {
+    /// Frames the machine had run when the snapshot was taken.
+    pub fn frame_count(&self) -> u64 {
+        self.core.frame_count
+    }
+
+    /// The machine state as bytes (as [`VecEngine::save_state`] gives it).
+    pub fn save_state(&self) -> Vec<u8> {
+        let mut w = StateWriter::new();
+        self.core.save(&self.ram, &mut w);
+        w.into_bytes()
+    }
+
+    /// Bytes of memory the snapshot holds.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Snapshot>() + RAM_SIZE + core_heap_bytes(&self.core)
+    }
+}
+
+/// Heap bytes a [`Core`] owns beside its inline size: VRAM, the PPU's
+/// frame of shades and object-line table, cartridge RAM and the serial log.
+/// (The ROM is shared and not counted.)
+fn core_heap_bytes(core: &Core) -> usize {
+    const OBJ_LINES: usize = 256; // `Ppu::obj_lines`, private to the PPU
+    std::mem::size_of::<Core>()
+        + core.hw.ppu.vram.len()
+        + core.hw.ppu.frame.len()
+        + OBJ_LINES
+        + core.hw.cart.battery_ram_len()
+        + core.hw.serial.output.capacity()
+}
+
+/// Conversion tables from shades to observation bytes.
+struct Tables {
+    /// RGB bytes of every run of four shades (index s0<<6|s1<<4|s2<<2|s3).
+    rgb4: Box<[[u8; 12]; 256]>,
+    /// Rounded mean grey of a 2x2 block (same index: top-left, top-right,
+    /// bottom-left, bottom-right).
+    half: Box<[u8; 256]>,
+}
+
+/// ITU-R BT.601 luma, rounded (as `screen.rs` computes `screen_gray`).
+const fn luma(c: [u8; 3]) -> u8 {
+    ((c[0] as u32 * 299 + c[1] as u32 * 587 + c[2] as u32 * 114 + 500) / 1000) as u8
+}
+
+/// The grey level of each shade: the luma of the DMG greys.
+const GRAY: [u8; 4] = [
+    luma(DMG_GREYS[0]),
+    luma(DMG_GREYS[1]),
+    luma(DMG_GREYS[2]),
+    luma(DMG_GREYS[3]),
+];
+const _: () = assert!(
+    GRAY[0] == 255 && GRAY[1] == 170 && GRAY[2] == 85 && GRAY[3] == 0,
+    "the grey observation is computed as 255 - 85 * shade"
+);
+
+/// The table index of four shades.
+#[inline(always)]
+fn quad(a: u8, b: u8, c: u8, d: u8) -> usize {
+    ((a & 3) as usize) << 6 | ((b & 3) as usize) << 4 | ((c & 3) as usize) << 2 | (d & 3) as usize
+}
+
+impl Tables {
+    fn new() -> Tables {
+        let gray = GRAY;
+        let mut t = Tables {
+            rgb4: Box::new([[0; 12]; 256]),
+            half: Box::new([0; 256]),
+        };
+        for i in 0..256 {
+            let shades = [(i >> 6) & 3, (i >> 4) & 3, (i >> 2) & 3, i & 3];
+            let mut sum = 0u32;
+            for (k, &s) in shades.iter().enumerate() {
+                t.rgb4[i][3 * k..3 * k + 3].copy_from_slice(&DMG_GREYS[s]);
+                sum += gray[s] as u32;
+            }
+            t.half[i] = ((sum + 2) / 4) as u8;
+        }
+        t
+    }
+
+    /// Convert a frame of shades into `out` (one frame of `mode`).
+    fn convert(&self, mode: ObsMode, shades: &[u8; PIXELS], out: &mut [u8]) {
+        match mode {
+            ObsMode::Shades => {
+                for (o, &s) in out.iter_mut().zip(shades.iter()) {
+                    *o = s & 3;
+                }
+            }
+            ObsMode::Gray => {
+                // Arithmetic rather than a table, so that it vectorizes
+                // (`GRAY` is checked to be 255 - 85 * shade at compile time).
+                for (o, &s) in out.iter_mut().zip(shades.iter()) {
+                    *o = 255 - 85 * (s & 3);
+                }
+            }
+            ObsMode::Rgb => {
+                for (px, o) in shades.chunks_exact(4).zip(out.chunks_exact_mut(12)) {
+                    o.copy_from_slice(&self.rgb4[quad(px[0], px[1], px[2], px[3])]);
+                }
+            }
+            ObsMode::GrayHalf => {
+                for (rows, o) in shades
+                    .chunks_exact(2 * WIDTH)
+                    .zip(out.chunks_exact_mut(WIDTH / 2))
+                {
+                    let (top, bottom) = rows.split_at(WIDTH);
+                    for ((t, b), o) in top
+                        .chunks_exact(2)
+                        .zip(bottom.chunks_exact(2))
+                        .zip(o.iter_mut())
+                    {
+                        *o = self.half[quad(t[0], t[1], b[0], b[1])];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What every env's step needs, shared read-only by the workers.
+struct StepParams<'a> {
+    frame_skip: u32,
+    hold_frames: u32,
+    mode: ObsMode,
+    frame_len: usize,
+    tables: &'a Tables,
+}
+
+impl StepParams<'_> {
+    /// Press `mask` for `hold_frames` frames, release for the rest, draw the
+    /// last frame and push it onto the env's observation stack.
+    fn step_env(&self, core: &mut Core, ram: &mut Ram, mask: u8, obs: &mut [u8]) {
+        core.set_buttons(if self.hold_frames > 0 { mask } else { 0 });
+        for f in 0..self.frame_skip {
+            if f == self.hold_frames && f > 0 {
+                core.set_buttons(0);
+            }
+            core.run_frame(ram, f + 1 == self.frame_skip);
+        }
+        self.push_frame(core, obs);
+    }
+
+    /// Shift the stack one frame towards the front and write the current
+    /// frame last.
+    fn push_frame(&self, core: &Core, obs: &mut [u8]) {
+        let newest = obs.len() - self.frame_len;
+        obs.copy_within(self.frame_len.., 0);
+        self.tables
+            .convert(self.mode, core.frame_shades(), &mut obs[newest..]);
+    }
+
+    /// Fill the whole stack with the current frame (after a reset).
+    fn fill_frames(&self, core: &Core, obs: &mut [u8]) {
+        let (first, rest) = obs.split_at_mut(self.frame_len);
+        self.tables.convert(self.mode, core.frame_shades(), first);
+        for frame in rest.chunks_exact_mut(self.frame_len) {
+            frame.copy_from_slice(first);
+        }
+    }
+}
+
+fn gather(core: &Core, ram: &Ram, addresses: &[u16], out: &mut [u8]) {
+    for (o, &a) in out.iter_mut().zip(addresses) {
+        *o = core.hw.peek(ram, a);
+    }
+}
+
+/// A `Vec` of exactly `len` elements, or an `InvalidArgument` error (not an
+/// abort) when the memory cannot be had.
+fn try_vec<T: Clone>(len: usize, value: T, what: &str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        Error::InvalidArgument(format!(
+            "cannot allocate {what} ({len} x {} bytes); use fewer envs or a smaller observation",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    v.resize(len, value);
+    Ok(v)
+}
+
+/// The buffers one step works on, borrowed from the engine.
+struct Buffers<'a> {
+    cores: &'a mut [Core],
+    rams: &'a mut [Ram],
+    obs: &'a mut [u8],
+    ram_obs: &'a mut [u8],
+    masks: &'a [u8],
+    addresses: &'a [u16],
+    obs_out: Option<&'a mut [u8]>,
+    ram_out: Option<&'a mut [u8]>,
+}
+
+impl Buffers<'_> {
+    /// On the current rayon pool: each env is one task, stepped start to end
+    /// by one thread.
+    fn step_parallel(self, params: &StepParams<'_>) {
+        let obs_len = self.obs.len() / self.cores.len();
+        self.cores
+            .par_iter_mut()
+            .zip(self.rams.par_iter_mut())
+            .zip(self.obs.par_chunks_mut(obs_len))
+            .zip(self.masks.par_iter())
+            .for_each(|(((core, ram), obs), &mask)| params.step_env(core, ram, mask, obs));
+        let n = self.addresses.len();
+        if n > 0 {
+            self.ram_obs
+                .par_chunks_mut(n)
+                .zip(self.cores.par_iter().zip(self.rams.par_iter()))
+                .for_each(|(out, (core, ram))| gather(core, ram, self.addresses, out));
+        }
+        if let Some(out) = self.obs_out {
+            out.par_chunks_mut(obs_len)
+                .zip(self.obs.par_chunks(obs_len))
+                .for_each(|(o, s)| o.copy_from_slice(s));
+        }
+        if let Some(out) = self.ram_out {
+            out.copy_from_slice(self.ram_obs);
+        }
+    }
+
+    /// The same work in the calling thread (`num_threads == 1`).
+    fn step_sequential(self, params: &StepParams<'_>) {
+        let obs_len = self.obs.len() / self.cores.len();
+        for (((core, ram), obs), &mask) in self
+            .cores
+            .iter_mut()
+            .zip(self.rams.iter_mut())
+            .zip(self.obs.chunks_exact_mut(obs_len))
+            .zip(self.masks)
+        {
+            params.step_env(core, ram, mask, obs);
+        }
+        let n = self.addresses.len();
+        if n > 0 {
+            for ((out, core), ram) in self
+                .ram_obs
+                .chunks_exact_mut(n)
+                .zip(self.cores.iter())
+                .zip(self.rams.iter())
+            {
+                gather(core, ram, self.addresses, out);
+            }
+        }
+        if let Some(out) = self.obs_out {
+            out.copy_from_slice(self.obs);
+        }
+        if let Some(out) = self.ram_out {
+            out.copy_from_slice(self.ram_obs);
+        }
+    }
+}
+
+/// The engine's own rayon pool and the process it was started in.
+struct Pool {
+    pid: u32,
+    pool: ThreadPool,
+}
+
+/// `num_envs` emulators of one ROM stepped in parallel (see the module
+/// documentation).
+pub struct VecEngine {
+    cores: Vec<Core>,
+    rams: Vec<Ram>,
+    /// (num_envs, frame_stack, frame) observation bytes.
+    obs: Vec<u8>,
+    /// (num_envs, ram_addresses.len()) gathered bytes.
+    ram_obs: Vec<u8>,
+    /// Each env's button mask for the current step (reused, no allocation).
+    masks: Vec<u8>,
+    initial: Snapshot,
+    tables: Tables,
+    frame_skip: u32,
+    hold_frames: u32,
+    mode: ObsMode,
+    frame_stack: usize,
+    ram_addresses: Vec<u16>,
+    action_table: Option<Vec<u8>>,
+    num_threads: usize,
+    pool: Option<Pool>,
+}
+
+impl Drop for VecEngine {
+    fn drop(&mut self) {
+        // An engine dropped in a forked child without stepping there still
+        // holds the parent's pool: leak it (see `VecEngine::pool`).
+        if let Some(old) = self.pool.take_if(|p| p.pid != std::process::id()) {
+            std::mem::forget(old);
+        }
+    }
+}
+
+impl VecEngine {
+    /// Builds `num_envs` machines of `rom`, all in the initial state
+    /// (power-on, or `config.initial_state`). No thread is started yet.
+    pub fn new(rom: Arc<[u8]>, num_envs: usize, config: VecConfig) -> Result<VecEngine> {
+        let bad = |m: String| Err(Error::InvalidArgument(m));
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return bad(format!(
+                "num_envs must be between 1 and {MAX_ENVS}, got {num_envs}"
+            ));
+        }
+        if !(1..=MAX_FRAME_SKIP).contains(&config.frame_skip) {
+            return bad(format!(
+                "frame_skip must be between 1 and {MAX_FRAME_SKIP}, got {}",
+                config.frame_skip
+            ));
+        }
+        if config.hold_frames > config.frame_skip {
+            return bad(format!(
+                "hold_frames must be between 0 and frame_skip ({}), got {}",
+                config.frame_skip, config.hold_frames
+            ));
+        }
+        if config.num_threads > MAX_THREADS {
+            return bad(format!(
+                "num_threads must be between 1 and {MAX_THREADS} (or automatic), got {}",
+                config.num_threads
+            ));
+        }
+        if !(1..=MAX_FRAME_STACK).contains(&config.frame_stack) {
+            return bad(format!(
+                "frame_stack must be between 1 and {MAX_FRAME_STACK}, got {}",
+                config.frame_stack
+            ));
+        }
+        if config.ram_addresses.len() > MAX_RAM_ADDRESSES {
+            return bad(format!(
+                "at most {MAX_RAM_ADDRESSES} ram_addresses, got {}",
+                config.ram_addresses.len()
+            ));
+        }
+        if let Some(table) = &config.action_table {
+            if !(1..=MAX_ACTIONS).contains(&table.len()) {
+                return bad(format!(
+                    "an action table needs 1 to {MAX_ACTIONS} actions, got {}",
+                    table.len()
+                ));
+            }
+        }
+        let num_threads = match config.num_threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .min(MAX_THREADS);
+
+        let mut core = Core::new(rom, config.boot_rom.as_deref())?;
+        let mut ram: Box<Ram> = Box::new([0; RAM_SIZE]);
+        if let Some(state) = &config.initial_state {
+            core.load(&mut ram, state)?;
+            // A save state holds no pixels: the first observation is blank.
+            core.hw.ppu.frame.fill(0);
+        }
+        let initial = Snapshot { core, ram };
+
+        let frame_len = config.obs.frame_len();
+        let obs_len = num_envs
+            .checked_mul(config.frame_stack * frame_len)
+            .ok_or_else(|| Error::InvalidArgument("observation buffer too large".into()))?;
+        let obs = try_vec(obs_len, 0u8, "the observation buffer")?;
+        let ram_obs = try_vec(
+            num_envs * config.ram_addresses.len(),
+            0u8,
+            "the RAM observation buffer",
+        )?;
+        let rams = try_vec(num_envs, *initial.ram, "the envs' RAM")?;
+        let mut cores = Vec::new();
+        cores
+            .try_reserve_exact(num_envs)
+            .map_err(|_| Error::InvalidArgument(format!("cannot allocate {num_envs} machines")))?;
+        cores.extend((0..num_envs).map(|_| initial.core.clone()));
+
+        let mut engine = VecEngine {
+            cores,
+            rams,
+            obs,
+            ram_obs,
+            masks: vec![0; num_envs],
+            initial,
+            tables: Tables::new(),
+            frame_skip: config.frame_skip,
+            hold_frames: config.hold_frames,
+            mode: config.obs,
+            frame_stack: config.frame_stack,
+            ram_addresses: config.ram_addresses,
+            action_table: config.action_table,
+            num_threads,
+            pool: None,
+        };
+        for i in 0..num_envs {
+            engine.refresh_obs(i);
+        }
+        Ok(engine)
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.cores.len()
+    }
+
+    pub fn num_threads(&self) -> usize {
+        self.num_threads
+    }
+
+    pub fn frame_skip(&self) -> u32 {
+        self.frame_skip
+    }
+
+    pub fn hold_frames(&self) -> u32 {
+        self.hold_frames
+    }
+
+    pub fn obs_mode(&self) -> ObsMode {
+        self.mode
+    }
+
+    pub fn frame_stack(&self) -> usize {
+        self.frame_stack
+    }
+
+    pub fn ram_addresses(&self) -> &[u16] {
+        &self.ram_addresses
+    }
+
+    /// Button bitmask of each action, or `None` when actions are bitmasks.
+    pub fn action_table(&self) -> Option<&[u8]> {
+        self.action_table.as_deref()
+    }
+
+    /// Shape of one env's observation: `([frame_stack,] ...frame)` (the
+    /// stack axis only when `frame_stack > 1`).
+    pub fn observation_shape(&self) -> Vec<usize> {
+        let mut shape = Vec::with_capacity(4);
+        if self.frame_stack > 1 {
+            shape.push(self.frame_stack);
+        }
+        shape.extend_from_slice(self.mode.frame_shape());
+        shape
+    }
+
+    /// Bytes of one env's observation.
+    pub fn obs_len(&self) -> usize {
+        self.frame_stack * self.mode.frame_len()
+    }
+
+    /// Memory each env costs: its machine (state, VRAM, frame of shades,
+    /// cartridge RAM, serial log), its WRAM/HRAM, and its share of the
+    /// observation and RAM buffers. The ROM is shared and not counted.
+    pub fn bytes_per_env(&self) -> usize {
+        let machines: usize = self.cores.iter().map(core_heap_bytes).sum();
+        machines.div_ceil(self.num_envs())
+            + RAM_SIZE
+            + self.obs_len()
+            + self.ram_addresses.len()
+            + 1 // the step's button mask
+    }
+
+    /// All observations, `(num_envs, [frame_stack,] ...frame)` row-major.
+    pub fn obs(&self) -> &[u8] {
+        &self.obs
+    }
+
+    /// The gathered RAM bytes, `(num_envs, ram_addresses.len())`.
+    pub fn ram(&self) -> &[u8] {
+        &self.ram_obs
+    }
+
+    /// Every env's WRAM then HRAM, one [`Ram`] per env, contiguous.
+    pub fn rams(&self) -> &[Ram] {
+        &self.rams
+    }
+
+    /// Env `i`'s WRAM (0xC000..0xE000).
+    pub fn wram(&self, i: usize) -> &[u8] {
+        &self.rams[i][..WRAM_SIZE]
+    }
+
+    /// Env `i`'s HRAM (0xFF80..0xFFFF).
+    pub fn hram(&self, i: usize) -> &[u8] {
+        &self.rams[i][WRAM_SIZE..WRAM_SIZE + HRAM_SIZE]
+    }
+
+    /// Read env `i`'s address space without side effects.
+    pub fn peek(&self, i: usize, addr: u16) -> u8 {
+        self.cores[i].hw.peek(&self.rams[i], addr)
+    }
+
+    /// Frames env `i` has run.
+    pub fn frame_count(&self, i: usize) -> u64 {
+        self.cores[i].frame_count
+    }
+
+    /// Env `i`'s last drawn frame of shades.
+    pub fn frame_shades(&self, i: usize) -> &[u8; PIXELS] {
+        self.cores[i].frame_shades()
+    }
+
+    fn check_env(&self, i: usize) -> Result<()> {
+        if i < self.num_envs() {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "env index {i} is out of range: this engine has {} envs (0..={})",
+                self.num_envs(),
+                self.num_envs() - 1
+            )))
+        }
+    }
+
+    /// Rewrite env `i`'s observation (whole stack) and RAM bytes from its
+    /// machine as it is now.
+    fn refresh_obs(&mut self, i: usize) {
+        let obs_len = self.obs_len();
+        let n = self.ram_addresses.len();
+        let params = StepParams {
+            frame_skip: self.frame_skip,
+            hold_frames: self.hold_frames,
+            mode: self.mode,
+            frame_len: self.mode.frame_len(),
+            tables: &self.tables,
+        };
+        params.fill_frames(
+            &self.cores[i],
+            &mut self.obs[i * obs_len..(i + 1) * obs_len],
+        );
+        gather(
+            &self.cores[i],
+            &self.rams[i],
+            &self.ram_addresses,
+            &mut self.ram_obs[i * n..(i + 1) * n],
+        );
+    }
+
+    /// Check `actions` and turn them into button masks (nothing is stepped
+    /// when one is invalid).
+    fn load_masks(&mut self, actions: &[u8]) -> Result<()> {
+        if actions.len() != self.num_envs() {
+            return Err(Error::InvalidArgument(format!(
+                "expected {} actions (one per env), got {}",
+                self.num_envs(),
+                actions.len()
+            )));
+        }
+        match &self.action_table {
+            None => self.masks.copy_from_slice(actions),
+            Some(table) => {
+                if let Some((i, &a)) = actions
+                    .iter()
+                    .enumerate()
+                    .find(|&(_, &a)| a as usize >= table.len())
+                {
+                    return Err(Error::InvalidArgument(format!(
+                        "action {a} of env {i} is out of range: the action table has {} \
+                         actions (0..={})",
+                        table.len(),
+                        table.len() - 1
+                    )));
+                }
+                for (m, &a) in self.masks.iter_mut().zip(actions) {
+                    *m = table[a as usize];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The pool, (re)started when missing or inherited through `fork`.
+    fn pool(&mut self) -> Result<&ThreadPool> {
+        let pid = std::process::id();
+        if let Some(old) = self.pool.take_if(|p| p.pid != pid) {
+            // Forked: the pool's threads live in the parent only. Dropping it
+            // would signal them through locks that may have been held at
+            // fork time; leak it instead (a few hundred bytes).
+            std::mem::forget(old);
+        }
+        if self.pool.is_none() {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(self.num_threads)
+                .thread_name(|i| format!("emurust-vec-{i}"))
+                .build()
+                .map_err(|e| {
+                    Error::InvalidArgument(format!(
+                        "cannot start {} worker threads: {e}",
+                        self.num_threads
+                    ))
+                })?;
+            self.pool = Some(Pool { pid, pool });
+        }
+        Ok(&self.pool.as_ref().expect("pool was just set").pool)
+    }
+
+    /// Step every env once (see [`VecConfig`]); `actions` holds one action
+    /// per env. An invalid action is an error and nothing is stepped.
+    pub fn step(&mut self, actions: &[u8]) -> Result<()> {
+        self.step_into(actions, None, None)
+    }
+
+    /// [`VecEngine::step`], then copy the observations into `obs_out` and
+    /// the gathered RAM bytes into `ram_out` (same layouts as [`VecEngine::obs`]
+    /// and [`VecEngine::ram`]). Lengths are checked before anything runs.
+    pub fn step_into(
+        &mut self,
+        actions: &[u8],
+        obs_out: Option<&mut [u8]>,
+        ram_out: Option<&mut [u8]>,
+    ) -> Result<()> {
+        self.check_out(obs_out.as_deref(), ram_out.as_deref())?;
+        self.load_masks(actions)?;
+        let parallel = self.num_threads > 1;
+        if parallel {
+            // Started (or restarted after a fork) before any env runs.
+            self.pool()?;
+        }
+        let params = StepParams {
+            frame_skip: self.frame_skip,
+            hold_frames: self.hold_frames,
+            mode: self.mode,
+            frame_len: self.mode.frame_len(),
+            tables: &self.tables,
+        };
+        let bufs = Buffers {
+            cores: &mut self.cores,
+            rams: &mut self.rams,
+            obs: &mut self.obs,
+            ram_obs: &mut self.ram_obs,
+            masks: &self.masks,
+            addresses: &self.ram_addresses,
+            obs_out,
+            ram_out,
+        };
+        match self.pool.as_ref().filter(|_| parallel) {
+            Some(p) => p.pool.install(|| bufs.step_parallel(&params)),
+            None => bufs.step_sequential(&params),
+        }
+        Ok(())
+    }
+
+    fn check_out(&self, obs_out: Option<&[u8]>, ram_out: Option<&[u8]>) -> Result<()> {
+        if let Some(o) = obs_out {
+            if o.len() != self.obs.len() {
+                return Err(Error::InvalidArgument(format!(
+                    "the observation buffer must hold {} bytes, got {}",
+                    self.obs.len(),
+                    o.len()
+                )));
+            }
+        }
+        if let Some(r) = ram_out {
+            if r.len() != self.ram_obs.len() {
+                return Err(Error::InvalidArgument(format!(
+                    "the RAM buffer must hold {} bytes, got {}",
+                    self.ram_obs.len(),
+                    r.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Put every env back in the initial state; their observations show the
+    /// initial machine's frame (blank unless the initial machine drew one).
+    pub fn reset(&mut self) {
+        let mask = vec![true; self.num_envs()];
+        self.reset_envs(&mask).expect("mask has one entry per env");
+    }
+
+    /// Put the envs whose `mask` entry is set back in the initial state.
+    pub fn reset_envs(&mut self, mask: &[bool]) -> Result<()> {
+        if mask.len() != self.num_envs() {
+            return Err(Error::InvalidArgument(format!(
+                "expected a mask of {} entries (one per env), got {}",
+                self.num_envs(),
+                mask.len()
+            )));
+        }
+        for (i, _) in mask.iter().enumerate().filter(|(_, &m)| m) {
+            self.cores[i].clone_from(&self.initial.core);
+            self.rams[i] = *self.initial.ram;
+            self.refresh_obs(i);
+        }
+        Ok(())
+    }
+
+    /// A copy of env `i`'s machine, for [`VecEngine::restore`].
+    pub fn snapshot(&self, i: usize) -> Result<Snapshot> {
+        self.check_env(i)?;
+        Ok(Snapshot {
+            core: self.cores[i].clone(),
+            ram: Box::new(self.rams[i]),
+        })
+    }
+
+    /// Copy `snap` into `snap_out` (reusing its allocations where the core
+    /// allows): a snapshot taken again costs no allocation of its RAM.
+    pub fn snapshot_into(&self, i: usize, snap_out: &mut Snapshot) -> Result<()> {
+        self.check_env(i)?;
+        snap_out.core.clone_from(&self.cores[i]);
+        *snap_out.ram = self.rams[i];
+        Ok(())
+    }
+
+    /// Put env `i` back in the state of `snap` (taken from an env of an
+    /// engine running the same ROM); its observation stack is refilled with
+    /// the snapshot's last drawn frame.
+    pub fn restore(&mut self, i: usize, snap: &Snapshot) -> Result<()> {
+        self.check_env(i)?;
+        if snap.core.hw.cart.rom_fingerprint() != self.initial.core.hw.cart.rom_fingerprint() {
+            return Err(Error::InvalidState(
+                "snapshot was taken from an engine running a different ROM".into(),
+            ));
+        }
+        self.cores[i].clone_from(&snap.core);
+        self.rams[i] = *snap.ram;
+        self.refresh_obs(i);
+        Ok(())
+    }
+
+    /// Env `i`'s machine state as bytes (the format of `GameBoy::save_state`,
+    /// so either can load the other's).
+    pub fn save_state(&self, i: usize) -> Result<Vec<u8>> {
+        self.check_env(i)?;
+        let mut w = StateWriter::new();
+        self.cores[i].save(&self.rams[i], &mut w);
+        Ok(w.into_bytes())
+    }
+
+    /// Load a state into env `i`; a state that does not load leaves the env
+    /// unchanged. A state holds no pixels: the env's observation is blank
+    /// until its next step.
+    pub fn load_state(&mut self, i: usize, data: &[u8]) -> Result<()> {
+        self.check_env(i)?;
+        self.cores[i].load(&mut self.rams[i], data)?;
+        self.cores[i].hw.ppu.frame.fill(0);
+        self.refresh_obs(i);
+        Ok(())
+    }
+}
