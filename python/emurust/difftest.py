@@ -1,0 +1,1057 @@
+"""Lockstep differential testing of emurust against PyBoy 2.8.1.
+
+:func:`run_lockstep` runs a ROM on both emulators side by side with the same boot ROM and
+the same input script and compares them frame by frame until the first difference that no
+:data:`DEFAULT_ALLOWLIST` entry explains; it then reports that divergence with the last
+instructions emurust executed before it (:class:`Divergence`).
+
+Method
+======
+
+* **Same power-on.** Both emulators run the same DMG boot ROM from cycle 0: by default
+  PyBoy's own open-source ``bootrom_dmg.bin`` (read from the installed package), the one
+  PyBoy always runs. emurust without a boot ROM would start in the post-boot state while
+  PyBoy does not, and every timing-dependent value (DIV, the PPU's phase) would differ from
+  the start. PyBoy runs headless (``window="null"``), with ``cgb=False`` (CGB-enhanced
+  DMG games would otherwise run in CGB mode) and ``sound_emulated=False``.
+* **Frames paired by the emulated clock.** emurust ends a frame at the start of VBlank (LY
+  144), PyBoy when LY wraps from 153 to 0, ten lines later (and also whenever the LCD is
+  switched on). Both count T-cycles since power-on (``GameBoy.cycles`` and PyBoy's
+  ``_cycles()``, private, hence the pinned version). emurust frame *k* ends at ``E``; PyBoy
+  runs frames until one ends at ``P >= E``.
+* **Screens** are compared at that pairing: emurust's frame *k* (``screen_shades``) against
+  PyBoy's frame ending at ``P`` (the same LCD frame, lines 0-143), PyBoy's "Grey" RGBA
+  palette mapped back to shades 0..3. PyBoy renders every frame when screens are compared
+  (its window rendering depends on earlier frames having been rendered).
+* **State** is compared at the *same clock*: emurust then runs single CPU steps (reference
+  path, exact halts) until its clock reaches ``P`` (``GameBoy._step_to_cycle``), the
+  instruction boundary where PyBoy stopped, and the CPU registers, WRAM, HRAM, VRAM, OAM
+  and the deterministic I/O registers (:data:`IO_REGISTERS`) must be equal. The next emurust
+  frame continues from there (it still ends at VBlank start).
+* **Input** is applied at that same clock in both emulators (PyBoy takes queued input at
+  the start of its next ``tick``, before any instruction runs). While the LCD is off the
+  two frame grids drift apart and the clocks cannot be matched; inputs then wait.
+* **Divergence.** The first frame with a difference that no allowlist entry explains ends
+  the run. emurust is re-run from the last matching point (a save state) with the trace
+  ring buffer on (``trace_enable``, reference path; the fast path stays untouched), so the
+  report shows the last ``trace_length`` instructions up to the divergence.
+
+The allowlist
+=============
+
+Each :class:`AllowlistEntry` masks one documented difference, says exactly what it masks,
+and names the evidence: the hardware test ROM that proves PyBoy wrong (or, for an emurust
+gap, the test ROM emurust is known to fail). Nothing else is skipped; the entries applied in
+a run are listed in :attr:`LockstepResult.allowlisted`.
+
+Fault injection
+===============
+
+``fault="adc_half_carry"`` (or ``"daa_ignore_h"``) breaks emurust's CPU on purpose
+(``GameBoy._inject_fault``, a test-only verification aid) to show that the harness finds a
+CPU bug; emurust then runs on the reference path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import io
+import os
+import random
+import tempfile
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from emurust._gameboy import BUTTONS, GameBoy, RomSource
+
+if TYPE_CHECKING:
+    from emurust._core import _TraceEntry
+
+__all__ = [
+    "DEFAULT_ALLOWLIST",
+    "IO_REGISTERS",
+    "PYBOY_VERSION",
+    "REGIONS",
+    "AllowlistEntry",
+    "Diff",
+    "Divergence",
+    "InputScript",
+    "LockstepResult",
+    "disassemble",
+    "format_trace_entry",
+    "pyboy_boot_rom",
+    "random_inputs",
+    "run_lockstep",
+    "sync_boot_rom",
+]
+
+PYBOY_VERSION = "2.8.1"
+"""The PyBoy version the harness is written against (it reads PyBoy's private clock)."""
+
+InputScript = Mapping[int, Sequence[tuple[str, str]]]
+"""Frame number -> ``("press" | "release", button)`` actions applied after that frame."""
+
+Diff = dict[str, Union[str, int]]
+"""One difference: ``{"region", "addr", "emurust", "pyboy"}`` (``addr`` is an int, or a
+register name for the ``registers`` region; screen addresses are ``row * 160 + column``)."""
+
+REGIONS: dict[str, tuple[int, int]] = {
+    "vram": (0x8000, 0xA000),
+    "wram": (0xC000, 0xE000),
+    "oam": (0xFE00, 0xFEA0),
+    "hram": (0xFF80, 0xFFFF),
+}
+"""Memory compared byte for byte: name -> (start, end) addresses."""
+
+IO_REGISTERS: dict[int, int] = {
+    0xFF01: 0xFF,  # SB
+    0xFF02: 0x81,  # SC (transfer start, clock select; other bits read as 1 on a DMG)
+    0xFF04: 0xFF,  # DIV
+    0xFF05: 0xFF,  # TIMA
+    0xFF06: 0xFF,  # TMA
+    0xFF07: 0x07,  # TAC
+    0xFF0F: 0x1F,  # IF
+    0xFF40: 0xFF,  # LCDC
+    0xFF41: 0x7F,  # STAT (bit 7 reads 1)
+    0xFF42: 0xFF,  # SCY
+    0xFF43: 0xFF,  # SCX
+    0xFF44: 0xFF,  # LY
+    0xFF45: 0xFF,  # LYC
+    0xFF47: 0xFF,  # BGP
+    0xFF48: 0xFF,  # OBP0
+    0xFF49: 0xFF,  # OBP1
+    0xFF4A: 0xFF,  # WY
+    0xFF4B: 0xFF,  # WX
+    0xFFFF: 0xFF,  # IE
+}
+"""The deterministic I/O registers compared (address -> mask of the bits compared). Left
+out: the joypad (P1 reflects the input script in both), the sound registers (PyBoy runs
+with sound emulation off) and DMA's write-only source register."""
+
+REGISTERS = ("a", "f", "b", "c", "d", "e", "h", "l", "sp", "pc")
+PYBOY_GREYS = (0xFF, 0x99, 0x55, 0x00)  # PyBoy's default DMG palette, shade 0..3 (red)
+FULL_FRAME = 70224
+MAX_DIFFS_PER_REGION = 32  # listed in a report; the count is always complete
+
+
+@dataclass
+class Point:
+    """What one allowlist rule sees about the current comparison point."""
+
+    frame: int
+    cycles: int
+    #: The boot ROM is still mapped at 0x0000 in emurust.
+    boot_rom_mapped: bool
+    #: PyBoy's frame before the paired one ended early (the LCD was switched on in it).
+    after_lcd_enable: bool
+    #: PyBoy's screen (shades) and emurust's, for screen rules.
+    pyboy_screen: npt.NDArray[np.uint8]
+    emurust_screen: npt.NDArray[np.uint8]
+    #: BGP at the comparison point (emurust).
+    bgp: int
+    #: The byte at PyBoy's PC.
+    pyboy_opcode: int
+    pyboy_registers: dict[str, int]
+    emurust_registers: dict[str, int]
+    #: Computes (on demand) the differences between emurust 4 T-cycles before the
+    #: comparison point and PyBoy at it; None if emurust has no instruction boundary there.
+    lagged_diffs: Callable[[], list[Diff] | None] | None = None
+
+
+@dataclass(frozen=True)
+class AllowlistEntry:
+    """One known, documented difference between the two emulators.
+
+    ``rule(point, diffs)`` returns the diffs of one comparison that this entry explains
+    (a subset of ``diffs``); they are then not counted as a divergence.
+    """
+
+    name: str
+    #: What is masked, precisely.
+    masks: str
+    #: Which emulator is right and the test ROM / document that shows it.
+    evidence: str
+    rule: Callable[[Point, list[Diff]], list[Diff]] = field(repr=False, compare=False)
+
+
+def _power_on_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    # (address, emurust power-on value, PyBoy power-on value)
+    unset = {(0xFF47, 0x00, 0xFC), (0xFF48, 0x00, 0xFF), (0xFF49, 0x00, 0xFF)}
+    return [
+        d for d in diffs if d["region"] == "io" and (d["addr"], d["emurust"], d["pyboy"]) in unset
+    ]
+
+
+def _boot_ly_loop_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    # The logo loop of PyBoy's DMG boot ROM (0x0059-0x006F) polls LY; only the registers
+    # it computes from LY (A, F, E) and the loop position (PC) can differ.
+    pcs = (point.pyboy_registers["pc"], point.emurust_registers["pc"])
+    if not point.boot_rom_mapped or not all(0x0059 <= pc <= 0x006F for pc in pcs):
+        return []
+    return [
+        d
+        for d in diffs
+        if (d["region"] == "registers" and d["addr"] in ("a", "f", "e", "pc"))
+        or d["region"] == "clock"
+    ]
+
+
+def _sb_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    return [d for d in diffs if d["region"] == "io" and d["addr"] == 0xFF01 and d["pyboy"] == 0xFF]
+
+
+# I/O registers that count time (timer, PPU line and mode, IF): two moments 4 T-cycles
+# apart can read differently without any emulation difference.
+TIME_DRIVEN_IO = frozenset({0xFF04, 0xFF05, 0xFF0F, 0xFF41, 0xFF44})
+
+
+def _late_interrupt_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    regions = {str(d["region"]) for d in diffs}
+    if not regions & {"clock", "registers"}:
+        return []
+    if not regions <= {"clock", "registers", "wram", "hram", "vram", "oam", "io"}:
+        return []
+    # At the same clock the I/O registers must agree, except the time-driven ones when
+    # emurust could not stop exactly at PyBoy's clock (it stopped up to one instruction
+    # later: the clock difference).
+    for d in diffs:
+        if d["region"] == "io" and ("clock" not in regions or d["addr"] not in TIME_DRIVEN_IO):
+            return []
+    if point.lagged_diffs is None:
+        return []
+    # emurust's CPU and memory 4 T-cycles earlier equal PyBoy's now: PyBoy runs the same
+    # instructions 4 T-cycles later.
+    lagged = point.lagged_diffs()
+    return list(diffs) if lagged == [] else []
+
+
+def _halt_pc_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    pb, ours = point.pyboy_registers["pc"], point.emurust_registers["pc"]
+    if point.pyboy_opcode == 0x76 and ours == (pb + 1) & 0xFFFF:
+        return [d for d in diffs if d["region"] == "registers" and d["addr"] == "pc"]
+    return []
+
+
+def _first_frame_after_lcd_enable_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    screen = [d for d in diffs if d["region"] == "screen"]
+    if not screen or not point.after_lcd_enable:
+        return []
+    # PyBoy shows the frame in which the LCD was switched on filled with BG colour 0.
+    if (point.pyboy_screen == (point.bgp & 3)).all():
+        return screen
+    return []
+
+
+def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    if not point.boot_rom_mapped:
+        return []
+    return [d for d in diffs if d["region"] == "screen" and 64 * 160 <= int(d["addr"]) < 88 * 160]
+
+
+DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
+    AllowlistEntry(
+        name="power-on-register-values",
+        masks=(
+            "BGP, OBP0 and OBP1 while they still hold each emulator's power-on value "
+            "(emurust 0x00; PyBoy 0xFC, 0xFF, 0xFF), i.e. before the program writes them"
+        ),
+        evidence=(
+            "values nobody has written: Pan Docs 'Power Up Sequence' leaves OBP0/OBP1 "
+            "uninitialised after the boot ROM, which writes BGP itself"
+        ),
+        rule=_power_on_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-sb-reads-ff",
+        masks="the SB register (0xFF01) when PyBoy reads 0xFF and emurust another value",
+        evidence=(
+            "PyBoy ignores writes to SB without a link partner ('Always 0xFF when cable is "
+            "disconnected', pyboy/core/serial.py); on a DMG SB is read/write and only a "
+            "completed transfer shifts 1s into it (Pan Docs 'Serial Data Transfer'). "
+            "Mooneye acceptance/boot_hwio-dmgABCmgb expects SB = $00 after the boot ROM: "
+            "emurust passes, PyBoy fails. Only the register is masked: a game that reads "
+            "it and acts on it still diverges elsewhere"
+        ),
+        rule=_sb_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-line-153-ly-boot-loop",
+        masks=(
+            "registers A, F, E and PC, and the clock offset of the instruction boundaries, "
+            "while both emulators are in the logo loop of PyBoy's boot ROM (0x0059-0x006F), "
+            "which polls LY (only with boot_rom=pyboy_boot_rom())"
+        ),
+        evidence=(
+            "PyBoy reads LY = 153 for the whole of line 153; a DMG reads 0 after its first "
+            "M-cycle (Pan Docs 'LY'; gbmicrotest line_153_ly_c and line_153_ly_d, verified on "
+            "a DMG: emurust passes, PyBoy reads 0x99). The loop leaves no trace in memory"
+        ),
+        rule=_boot_ly_loop_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-halt-pc",
+        masks=(
+            "register PC while the CPU is halted, when PyBoy's PC points at the HALT opcode "
+            "(0x76) and emurust's at the byte after it"
+        ),
+        evidence=(
+            "representation only, not a behaviour difference: PyBoy keeps PC on the HALT "
+            "instruction while halted and adds 1 when it wakes (pyboy/core/cpu.py, "
+            "check_interrupts); the DMG has fetched the next opcode already (Pan Docs, "
+            "'halt'). Both then continue at the same address."
+        ),
+        rule=_halt_pc_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-late-interrupt-4-cycles",
+        masks=(
+            "a comparison point whose differences are in the clock, the CPU registers, "
+            "memory, and (when emurust stopped past PyBoy's clock) the time-driven I/O "
+            "registers DIV/TIMA/IF/STAT/LY, when emurust's machine 4 T-cycles earlier "
+            "(re-run from the last matching point) equals PyBoy's in registers, WRAM, HRAM, "
+            "VRAM and OAM: PyBoy runs the same instructions 4 T-cycles later"
+        ),
+        evidence=(
+            "PyBoy services interrupts 4 T-cycles late, from HALT and from running code "
+            "(gbmicrotest int_vblank1_halt, int_vblank2_halt, vblank_int_halt_b, "
+            "vblank2_int_halt_b, vblank_int_nops_b, int_timer_halt, verified on a DMG: "
+            "emurust passes, PyBoy fails); the game code after the interrupt then runs "
+            "4 T-cycles later in PyBoy until both halt again"
+        ),
+        rule=_late_interrupt_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-lcd-enable-frame",
+        masks=(
+            "the screen of the PyBoy frame that follows a frame cut short by an LCD enable, "
+            "when PyBoy shows it as one flat BG colour 0 (through BGP)"
+        ),
+        evidence=(
+            "Pan Docs (LCDC.7: the screen stays blank during the first frame after the LCD "
+            "is switched on) and Mooneye acceptance/ppu/lcdon_timing-GS (emurust passes, "
+            "PyBoy fails): PyBoy ends a frame at every LCD enable, so its frame grid is "
+            "shifted against the LCD's from there on"
+        ),
+        rule=_first_frame_after_lcd_enable_rule,
+    ),
+    AllowlistEntry(
+        name="boot-logo-scx-wobble",
+        masks=(
+            "screen rows 64-87 while the boot ROM is mapped (the scrolling logo): the boot "
+            "ROM writes SCX mid-line and the two emulators latch it at different dots"
+        ),
+        evidence=(
+            "PyBoy samples SCX once per line at the end of mode 3 (mealybug-tearoom-tests "
+            "m3_scx_low_3_bits / m3_scx_high_5_bits, which PyBoy fails; emurust fails them "
+            "too: its mid-line SCX handling is a known approximation, ignored in "
+            "tests/ppu_screens.rs)"
+        ),
+        rule=_boot_logo_rule,
+    ),
+)
+"""The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""
+
+
+@dataclass
+class Divergence:
+    """The first unexplained difference of a lockstep run."""
+
+    #: emurust frame number (0-based) whose comparison failed.
+    frame: int
+    #: emurust's PC at the comparison point.
+    pc: int
+    #: Both emulators' registers at the comparison point (``{"emurust": {...}, "pyboy": {...}}``).
+    registers: dict[str, dict[str, int]]
+    #: The differences, at most 32 listed per region (``counts`` has the totals).
+    diffs: list[Diff]
+    #: emurust's last instructions up to the comparison point, oldest first.
+    trace: list[str]
+    #: T-cycles since power-on of the comparison point.
+    cycles: int = 0
+    #: Number of differences per region.
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "frame": self.frame,
+            "pc": self.pc,
+            "cycles": self.cycles,
+            "registers": {k: dict(v) for k, v in self.registers.items()},
+            "counts": dict(self.counts),
+            "diffs": [dict(d) for d in self.diffs],
+            "trace": list(self.trace),
+        }
+
+    def summary(self) -> str:
+        regions = ", ".join(f"{r}: {n}" for r, n in self.counts.items())
+        lines = [
+            f"diverged at frame {self.frame} (cycle {self.cycles}, emurust PC "
+            f"0x{self.pc:04X}): {regions}"
+        ]
+        for d in self.diffs[:12]:
+            addr = d["addr"]
+            where = f"0x{addr:04X}" if isinstance(addr, int) else addr
+            lines.append(f"  {d['region']} {where}: emurust {d['emurust']}, PyBoy {d['pyboy']}")
+        if self.trace:
+            lines.append(f"  last {len(self.trace)} emurust steps:")
+            lines += [f"    {t}" for t in self.trace]
+        return "\n".join(lines)
+
+
+@dataclass
+class LockstepResult:
+    """The outcome of :func:`run_lockstep`."""
+
+    rom: str
+    #: Frames compared (screen and/or state) before the divergence, or in all.
+    frames_compared: int
+    divergence: Divergence | None
+    #: Names of the allowlist entries that masked at least one difference.
+    allowlisted: list[str] = field(default_factory=list)
+    #: Frames run in all (compared or not: LCD off, clocks not matched).
+    frames_run: int = 0
+    #: How often each applied allowlist entry masked something, and its first frame.
+    allowlist_counts: dict[str, int] = field(default_factory=dict)
+    allowlist_first_frame: dict[str, int] = field(default_factory=dict)
+    inputs_applied: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rom": self.rom,
+            "frames_run": self.frames_run,
+            "frames_compared": self.frames_compared,
+            "inputs_applied": self.inputs_applied,
+            "allowlisted": list(self.allowlisted),
+            "allowlist_counts": dict(self.allowlist_counts),
+            "allowlist_first_frame": dict(self.allowlist_first_frame),
+            "divergence": None if self.divergence is None else self.divergence.to_dict(),
+        }
+
+    def summary(self) -> str:
+        head = (
+            f"{self.rom}: {self.frames_run} frames run, {self.frames_compared} compared, "
+            f"{self.inputs_applied} inputs"
+        )
+        lines = [head]
+        for name in self.allowlisted:
+            lines.append(
+                f"  allowlisted {name}: {self.allowlist_counts[name]} frames, first frame "
+                f"{self.allowlist_first_frame[name]}"
+            )
+        lines.append("  no divergence" if self.divergence is None else self.divergence.summary())
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------
+
+
+def random_inputs(seed: int, frames: int, *, start: int = 0) -> dict[int, list[tuple[str, str]]]:
+    """A seeded input script for ``frames`` frames: presses of START, A, B, SELECT and the
+    directions held for 2-8 frames with 4-40 idle frames between them, from frame
+    ``start``. The same seed always gives the same script."""
+    rng = random.Random(seed)
+    buttons = ["start", "a", "a", "b", "select", "up", "down", "left", "right"]
+    script: dict[int, list[tuple[str, str]]] = {}
+    frame = start
+    while frame < frames:
+        button = rng.choice(buttons)
+        hold = rng.randint(2, 8)
+        script.setdefault(frame, []).append(("press", button))
+        script.setdefault(frame + hold, []).append(("release", button))
+        frame += hold + rng.randint(4, 40)
+    return script
+
+
+def _check_script(inputs: InputScript) -> None:
+    for frame, actions in inputs.items():
+        for action, button in actions:
+            if action not in ("press", "release") or button not in BUTTONS:
+                raise ValueError(f"bad input at frame {frame}: {(action, button)!r}")
+
+
+# ---------------------------------------------------------------------------
+# Disassembly (for the trace)
+# ---------------------------------------------------------------------------
+
+_R8 = ("b", "c", "d", "e", "h", "l", "(hl)", "a")
+_ALU = ("add a,", "adc a,", "sub ", "sbc a,", "and ", "xor ", "or ", "cp ")
+_CB = ("rlc", "rrc", "rl", "rr", "sla", "sra", "swap", "srl")
+_CC = ("nz", "z", "nc", "c")
+_RP = ("bc", "de", "hl", "sp")
+_FIXED = {
+    0x00: "nop",
+    0x02: "ld (bc),a",
+    0x07: "rlca",
+    0x08: "ld (${w:04x}),sp",
+    0x0A: "ld a,(bc)",
+    0x0F: "rrca",
+    0x10: "stop",
+    0x12: "ld (de),a",
+    0x17: "rla",
+    0x18: "jr ${j:04x}",
+    0x1A: "ld a,(de)",
+    0x1F: "rra",
+    0x22: "ld (hl+),a",
+    0x27: "daa",
+    0x2A: "ld a,(hl+)",
+    0x2F: "cpl",
+    0x32: "ld (hl-),a",
+    0x37: "scf",
+    0x3A: "ld a,(hl-)",
+    0x3F: "ccf",
+    0x76: "halt",
+    0xC3: "jp ${w:04x}",
+    0xC9: "ret",
+    0xCD: "call ${w:04x}",
+    0xD9: "reti",
+    0xE0: "ldh ($ff{b:02x}),a",
+    0xE2: "ld ($ff00+c),a",
+    0xE8: "add sp,{s}",
+    0xE9: "jp hl",
+    0xEA: "ld (${w:04x}),a",
+    0xF0: "ldh a,($ff{b:02x})",
+    0xF2: "ld a,($ff00+c)",
+    0xF3: "di",
+    0xF8: "ld hl,sp{s:+d}",
+    0xF9: "ld sp,hl",
+    0xFA: "ld a,(${w:04x})",
+    0xFB: "ei",
+}
+
+
+def _template(op: int) -> str:
+    if op in _FIXED:
+        return _FIXED[op]
+    hi, mid, lo = op >> 6, (op >> 3) & 7, op & 7
+    if hi == 1:
+        return f"ld {_R8[mid]},{_R8[lo]}"
+    if hi == 2:
+        return f"{_ALU[mid]}{_R8[lo]}"
+    if hi == 0:
+        if lo == 0 and mid >= 4:
+            return f"jr {_CC[mid - 4]},${{j:04x}}"
+        if lo == 1:
+            return f"ld {_RP[mid >> 1]},${{w:04x}}" if mid % 2 == 0 else f"add hl,{_RP[mid >> 1]}"
+        if lo == 3:
+            return f"{'inc' if mid % 2 == 0 else 'dec'} {_RP[mid >> 1]}"
+        if lo in (4, 5):
+            return f"{'inc' if lo == 4 else 'dec'} {_R8[mid]}"
+        if lo == 6:
+            return f"ld {_R8[mid]},${{b:02x}}"
+    else:
+        if lo == 0 and mid < 4:
+            return f"ret {_CC[mid]}"
+        if lo == 1 and mid % 2 == 0:
+            return f"pop {('bc', 'de', 'hl', 'af')[mid >> 1]}"
+        if lo == 2 and mid < 4:
+            return f"jp {_CC[mid]},${{w:04x}}"
+        if lo == 4 and mid < 4:
+            return f"call {_CC[mid]},${{w:04x}}"
+        if lo == 5 and mid % 2 == 0:
+            return f"push {('bc', 'de', 'hl', 'af')[mid >> 1]}"
+        if lo == 6:
+            return f"{_ALU[mid]}${{b:02x}}"
+        if lo == 7:
+            return f"rst ${mid * 8:02x}"
+    return f"db ${op:02x}"
+
+
+def disassemble(code: bytes, pc: int = 0) -> str:
+    """The SM83 instruction at the start of ``code`` (its address ``pc`` gives JR
+    targets), e.g. ``disassemble(b"\\xce\\x00") == "adc a,$00"``."""
+    if not code:
+        return "?"
+    op = code[0]
+    b = code[1] if len(code) > 1 else 0
+    w = b | (code[2] << 8 if len(code) > 2 else 0)
+    if op == 0xCB:
+        hi, bit, reg = b >> 6, (b >> 3) & 7, _R8[b & 7]
+        if hi == 0:
+            return f"{_CB[bit]} {reg}"
+        return f"{('bit', 'res', 'set')[hi - 1]} {bit},{reg}"
+    s = b - 256 if b >= 128 else b
+    return _template(op).format(b=b, w=w, s=s, j=(pc + 2 + s) & 0xFFFF)
+
+
+def format_trace_entry(entry: _TraceEntry) -> str:
+    """One line of a trace: clock, PC, bytes, instruction and the registers before it."""
+    kind = entry["kind"]
+    regs = (
+        f"A={entry['a']:02X} F={entry['f']:02X} BC={entry['b']:02X}{entry['c']:02X} "
+        f"DE={entry['d']:02X}{entry['e']:02X} HL={entry['h']:02X}{entry['l']:02X} "
+        f"SP={entry['sp']:04X} IME={int(entry['ime'])} IE={entry['ie']:02X} "
+        f"IF={entry['if']:02X}"
+    )
+    if kind == "instruction":
+        code = entry["opcode"]
+        text = f"{code.hex(' '):8} {disassemble(code, entry['pc'])}"
+    elif kind == "interrupt":
+        text = "<interrupt dispatch>"
+    else:
+        text = f"<{kind} x{entry['repeat']}>"
+    return f"@{entry['cycles']:>10} {entry['pc']:04X}: {text:28} {regs}"
+
+
+# ---------------------------------------------------------------------------
+# The two emulators
+# ---------------------------------------------------------------------------
+
+
+def pyboy_boot_rom() -> Path:
+    """PyBoy's open-source DMG boot ROM (shipped in the installed ``pyboy`` package)."""
+    pyboy = _import_pyboy()
+    return Path(pyboy.__file__).parent / "core" / "bootrom_dmg.bin"
+
+
+def sync_boot_rom() -> bytes:
+    """The harness's default boot ROM (256 bytes): it sets the documented post-boot DMG
+    registers (AF=01B0, BC=0013, DE=00D8, HL=014D, SP=FFFE), BGP=0xFC and LCDC=0x91 and
+    jumps to 0x0100 at once, unmapping itself at 0x00FE as the DMG boot ROM does.
+
+    Why not PyBoy's boot ROM: its logo loop polls LY, which PyBoy gets wrong (LY reads 153
+    during all of line 153; gbmicrotest line_153_ly_c/_d), so the two emulators leave it
+    at different cycles (8 T-cycles apart on 2048) and every game would start with its
+    CPU shifted against the PPU and DIV. Without timing-dependent code the boot ends at the
+    same cycle in both, and a difference found later is the game's own."""
+    code = bytes(
+        [
+            0x31, 0xFE, 0xFF,  # ld sp,$fffe
+            0x21, 0xB0, 0x01,  # ld hl,$01b0
+            0xE5,  # push hl
+            0xF1,  # pop af        (A=$01, F=$b0)
+            0x3E, 0xFC, 0xE0, 0x47,  # ld a,$fc; ldh (BGP),a
+            0x3E, 0x91, 0xE0, 0x40,  # ld a,$91; ldh (LCDC),a   (LCD on)
+            0x3E, 0x01,  # ld a,$01      (flags kept)
+            0x01, 0x13, 0x00,  # ld bc,$0013
+            0x11, 0xD8, 0x00,  # ld de,$00d8
+            0x21, 0x4D, 0x01,  # ld hl,$014d
+            0xC3, 0xFE, 0x00,  # jp $00fe
+        ]
+    )  # fmt: skip
+    boot = bytearray(256)
+    boot[: len(code)] = code
+    boot[0xFE:0x100] = bytes([0xE0, 0x50])  # ldh ($50),a: unmap, continue at 0x0100
+    return bytes(boot)
+
+
+def _import_pyboy() -> Any:
+    try:
+        version = importlib.metadata.version("pyboy")
+    except importlib.metadata.PackageNotFoundError:
+        raise ImportError(
+            f"the lockstep harness needs PyBoy (pip install pyboy=={PYBOY_VERSION})"
+        ) from None
+    if version != PYBOY_VERSION:
+        raise ImportError(
+            f"the lockstep harness needs PyBoy {PYBOY_VERSION} (it reads PyBoy's private clock "
+            f"and relies on its timing), found {version}"
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
+        return importlib.import_module("pyboy")
+
+
+class _PyBoy:
+    """PyBoy advanced frame by frame, with its clock and the shade map of its screen."""
+
+    def __init__(self, rom: bytes, boot_rom: Path | None, render: bool) -> None:
+        pyboy = _import_pyboy()
+        kwargs: dict[str, Any] = {}
+        if boot_rom is not None:
+            kwargs["bootrom"] = os.fspath(boot_rom)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.pb = pyboy.PyBoy(
+                io.BytesIO(rom),
+                window="null",
+                sound_emulated=False,
+                cgb=False,
+                log_level="ERROR",
+                **kwargs,
+            )
+        if self.pb.cartridge_title == "2048" and "_board" not in self.pb.rom_symbols_inverse:
+            # PyBoy's 2048 game wrapper needs the game's .sym file and raises on every tick
+            # without it; placeholder symbols (it only reads them) keep it quiet.
+            for i, name in enumerate(("_board", "_score", "_winner", "_state")):
+                self.pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
+        self.render = render
+        self.shade_of = np.full(256, 255, dtype=np.uint8)
+        for shade, grey in enumerate(PYBOY_GREYS):
+            self.shade_of[grey] = shade
+        self.ends = [0]
+
+    @property
+    def now(self) -> int:
+        return self.ends[-1]
+
+    def run_until(self, cycles: int) -> None:
+        """Runs frames until one ends at or after ``cycles``."""
+        while self.ends[-1] < cycles:
+            self.pb.tick(1, self.render, False)
+            self.ends.append(int(self.pb._cycles()))
+            del self.ends[:-3]
+
+    def after_lcd_enable(self) -> bool:
+        """Whether the frame before the last one was cut short (an LCD enable ends one)."""
+        return len(self.ends) >= 3 and self.ends[-2] - self.ends[-3] < FULL_FRAME - 456
+
+    def screen(self) -> npt.NDArray[np.uint8]:
+        shades: npt.NDArray[np.uint8] = self.shade_of[self.pb.screen.ndarray[..., 0]]
+        return shades
+
+    def registers(self) -> dict[str, int]:
+        r = self.pb.register_file
+        hl = int(r.HL)
+        return {
+            "a": int(r.A),
+            "f": int(r.F),
+            "b": int(r.B),
+            "c": int(r.C),
+            "d": int(r.D),
+            "e": int(r.E),
+            "h": hl >> 8,
+            "l": hl & 0xFF,
+            "sp": int(r.SP),
+            "pc": int(r.PC),
+        }
+
+    def memory(self, start: int, end: int) -> npt.NDArray[np.uint8]:
+        return np.array(self.pb.memory[start:end], dtype=np.uint8)
+
+    def byte(self, addr: int) -> int:
+        return int(self.pb.memory[addr])
+
+    def press(self, action: str, button: str) -> None:
+        getattr(self.pb, f"button_{action}")(button)
+
+    def stop(self) -> None:
+        self.pb.stop(save=False)
+
+
+def _new_emurust(rom: bytes, boot: bytes, fault: str | None) -> GameBoy:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # header warnings are the ROM's business here
+        gb = GameBoy(rom, boot_rom=boot)
+    if fault is not None:
+        gb._inject_fault(fault)
+    return gb
+
+
+# ---------------------------------------------------------------------------
+# Comparison
+# ---------------------------------------------------------------------------
+
+
+def _diff_arrays(
+    region: str, base: int, ours: npt.NDArray[np.uint8], theirs: npt.NDArray[np.uint8]
+) -> list[Diff]:
+    where = np.flatnonzero(ours != theirs)
+    return [
+        {"region": region, "addr": base + int(i), "emurust": int(ours[i]), "pyboy": int(theirs[i])}
+        for i in where.tolist()
+    ]
+
+
+def _state_diffs(
+    gb: GameBoy, pb: _PyBoy, ours_regs: dict[str, int], pb_regs: dict[str, int]
+) -> list[Diff]:
+    diffs: list[Diff] = [
+        {"region": "registers", "addr": name, "emurust": ours_regs[name], "pyboy": pb_regs[name]}
+        for name in REGISTERS
+        if ours_regs[name] != pb_regs[name]
+    ]
+    for region, (start, end) in REGIONS.items():
+        ours = np.frombuffer(gb.memory[start:end], dtype=np.uint8)
+        diffs += _diff_arrays(region, start, ours, pb.memory(start, end))
+    for addr, mask in IO_REGISTERS.items():
+        a, b = gb.memory[addr] & mask, pb.byte(addr) & mask
+        if a != b:
+            diffs.append({"region": "io", "addr": addr, "emurust": a, "pyboy": b})
+    return diffs
+
+
+def _screen_diffs(ours: npt.NDArray[np.uint8], theirs: npt.NDArray[np.uint8]) -> list[Diff]:
+    return _diff_arrays("screen", 0, ours.reshape(-1), theirs.reshape(-1))
+
+
+def _trim(diffs: list[Diff]) -> tuple[list[Diff], dict[str, int]]:
+    counts: dict[str, int] = {}
+    shown: list[Diff] = []
+    for d in diffs:
+        region = str(d["region"])
+        counts[region] = counts.get(region, 0) + 1
+        if counts[region] <= MAX_DIFFS_PER_REGION:
+            shown.append(d)
+    return shown, counts
+
+
+def _rom_bytes(rom: RomSource) -> tuple[bytes, str]:
+    if isinstance(rom, (bytes, bytearray, memoryview)):
+        return bytes(rom), f"<{len(rom)}-byte ROM>"
+    path = Path(os.fspath(rom))
+    return path.read_bytes(), str(path)
+
+
+def run_lockstep(
+    rom: RomSource,
+    *,
+    frames: int,
+    seed: int = 0,
+    inputs: InputScript | None = None,
+    compare_screen: bool = True,
+    boot_rom: RomSource | None = None,
+    trace_length: int = 64,
+    fault: str | None = None,
+    allowlist: Sequence[AllowlistEntry] = DEFAULT_ALLOWLIST,
+) -> LockstepResult:
+    """Runs ``rom`` on emurust and PyBoy in lockstep for ``frames`` emurust frames and
+    reports the first unexplained difference (see the module docstring).
+
+    ``inputs`` is the input script (default: ``random_inputs(seed, frames)``; ``{}`` for
+    none). ``boot_rom`` is the boot ROM both emulators run, a path or 256 bytes (default:
+    :func:`sync_boot_rom`; ``pyboy_boot_rom()`` is PyBoy's own). ``compare_screen=False``
+    compares the machine state only (faster: neither emulator draws). ``trace_length`` is
+    the number of emurust steps in a divergence's trace. ``fault`` injects a deliberate
+    emurust CPU bug (``"adc_half_carry"``, ``"daa_ignore_h"``; a test of the harness).
+    ``allowlist`` lists the tolerated differences.
+
+    Raises ``ImportError`` without PyBoy 2.8.1, ``ValueError`` for a bad argument.
+    """
+    if frames < 0:
+        raise ValueError(f"frames must be >= 0, got {frames}")
+    if trace_length < 1:
+        raise ValueError(f"trace_length must be >= 1, got {trace_length}")
+    data, name = _rom_bytes(rom)
+    script: InputScript = random_inputs(seed, frames) if inputs is None else inputs
+    _check_script(script)
+    if boot_rom is None:
+        boot = sync_boot_rom()
+    elif isinstance(boot_rom, (bytes, bytearray, memoryview)):
+        boot = bytes(boot_rom)
+    else:
+        boot = Path(os.fspath(boot_rom)).read_bytes()
+    if len(boot) != 256:
+        raise ValueError(f"a DMG boot ROM is 256 bytes, got {len(boot)}")
+
+    gb = _new_emurust(data, boot, fault)
+    with tempfile.TemporaryDirectory(prefix="emurust-difftest-") as tmp:
+        boot_path = Path(tmp) / "boot.bin"  # PyBoy loads its boot ROM from a file
+        boot_path.write_bytes(boot)
+        pb = _PyBoy(data, boot_path, compare_screen)
+    result = _lockstep(
+        gb, pb, data, boot, script, frames, compare_screen, trace_length, fault, allowlist, name
+    )
+    return result
+
+
+def _lockstep(
+    gb: GameBoy,
+    pb: _PyBoy,
+    data: bytes,
+    boot: bytes,
+    script: InputScript,
+    frames: int,
+    compare_screen: bool,
+    trace_length: int,
+    fault: str | None,
+    allowlist: Sequence[AllowlistEntry],
+    name: str,
+) -> LockstepResult:
+    result = LockstepResult(rom=name, frames_compared=0, divergence=None)
+    last_good = gb.save_state()
+    boot_mapped = True
+    pending: list[tuple[str, str]] = []
+    try:
+        for frame in range(frames):
+            gb.tick(1, render=compare_screen)
+            result.frames_run = frame + 1
+            pb.run_until(gb.cycles)
+            ours_screen = np.array(gb.screen_shades) if compare_screen else None
+            # Same clock: emurust steps to PyBoy's frame end (unless a frame ends first,
+            # which happens only while the LCD is off and the grids have drifted apart).
+            aligned = gb._step_to_cycle(pb.now)
+            if boot_mapped:
+                boot_mapped = gb.memory[0x0000:0x0100] != data[:0x100]
+            diffs: list[Diff] = []
+            lcd_on = bool(gb.memory[0xFF40] & 0x80) and bool(pb.byte(0xFF40) & 0x80)
+            theirs_screen = pb.screen() if compare_screen else np.zeros((144, 160), np.uint8)
+            if ours_screen is not None and lcd_on:
+                diffs += _screen_diffs(ours_screen, theirs_screen)
+            ours_regs = dict(gb.registers)
+            pb_regs = pb.registers()
+            if aligned:
+                diffs += _state_diffs(gb, pb, ours_regs, pb_regs)
+                if gb.cycles != pb.now and pb.byte(pb_regs["pc"]) != 0x76:
+                    # PyBoy stopped at an instruction boundary (it was not halted) that
+                    # emurust's instruction stream does not have: their timing differs.
+                    diffs.append(
+                        {"region": "clock", "addr": "cycles", "emurust": gb.cycles, "pyboy": pb.now}
+                    )
+            compared = aligned or (ours_screen is not None and lcd_on)
+            if diffs:
+                point = Point(
+                    frame=frame,
+                    cycles=gb.cycles,
+                    boot_rom_mapped=boot_mapped,
+                    after_lcd_enable=pb.after_lcd_enable(),
+                    pyboy_screen=theirs_screen,
+                    emurust_screen=(
+                        ours_screen if ours_screen is not None else np.zeros((144, 160), np.uint8)
+                    ),
+                    bgp=gb.memory[0xFF47],
+                    pyboy_opcode=pb.byte(pb_regs["pc"]),
+                    pyboy_registers=pb_regs,
+                    emurust_registers=ours_regs,
+                    lagged_diffs=_lagged(data, boot, fault, last_good, pb, pb_regs),
+                )
+                diffs = _apply_allowlist(allowlist, point, diffs, result)
+            if diffs:
+                result.divergence = _divergence(
+                    data,
+                    boot,
+                    fault,
+                    last_good,
+                    frame,
+                    pb.now,
+                    ours_regs,
+                    pb_regs,
+                    diffs,
+                    trace_length,
+                    compare_screen,
+                )
+                break
+            if compared:
+                result.frames_compared += 1
+            pending += script.get(frame, ())
+            if pending and aligned and gb.cycles == pb.now:
+                for action, button in pending:
+                    getattr(gb, f"button_{action}")(button)
+                    pb.press(action, button)
+                result.inputs_applied += len(pending)
+                pending = []
+            last_good = gb.save_state()
+    finally:
+        pb.stop()
+    return result
+
+
+def _lagged(
+    rom: bytes,
+    boot: bytes,
+    fault: str | None,
+    last_good: bytes,
+    pb: _PyBoy,
+    pb_regs: dict[str, int],
+) -> Callable[[], list[Diff] | None]:
+    """The differences between emurust 4 T-cycles before PyBoy's clock (re-run from the
+    last matching point) and PyBoy now; None without an emurust instruction boundary there."""
+
+    def compute() -> list[Diff] | None:
+        target = pb.now - 4
+        gb = _new_emurust(rom, boot, fault)
+        gb.load_state(last_good)
+        gb.tick(1, render=False)
+        if gb.cycles > target or not gb._step_to_cycle(target) or gb.cycles != target:
+            return None
+        diffs = _state_diffs(gb, pb, dict(gb.registers), pb_regs)
+        # I/O registers: compared at the same clock (_late_interrupt_rule).
+        return [d for d in diffs if d["region"] != "io"]
+
+    return compute
+
+
+def _apply_allowlist(
+    allowlist: Sequence[AllowlistEntry], point: Point, diffs: list[Diff], result: LockstepResult
+) -> list[Diff]:
+    for entry in allowlist:
+        masked = entry.rule(point, diffs)
+        if not masked:
+            continue
+        ids = {id(d) for d in masked}
+        diffs = [d for d in diffs if id(d) not in ids]
+        if entry.name not in result.allowlist_counts:
+            result.allowlisted.append(entry.name)
+            result.allowlist_first_frame[entry.name] = point.frame
+        result.allowlist_counts[entry.name] = result.allowlist_counts.get(entry.name, 0) + 1
+        if not diffs:
+            break
+    return diffs
+
+
+def _divergence(
+    rom: bytes,
+    boot: bytes,
+    fault: str | None,
+    last_good: bytes,
+    frame: int,
+    target: int,
+    ours_regs: dict[str, int],
+    pb_regs: dict[str, int],
+    diffs: list[Diff],
+    trace_length: int,
+    render: bool,
+) -> Divergence:
+    """The divergence report; emurust re-runs the last frame from ``last_good`` with the
+    trace on to record the steps that led to the comparison point."""
+    gb = _new_emurust(rom, boot, fault)
+    gb.load_state(last_good)
+    gb.trace_enable(trace_length)
+    gb.tick(1, render=render)
+    gb._step_to_cycle(target)
+    trace = [format_trace_entry(e) for e in gb.trace()]
+    if dict(gb.registers) != ours_regs:
+        trace.append("(warning: the traced re-run ended with other registers than the run)")
+    shown, counts = _trim(diffs)
+    return Divergence(
+        frame=frame,
+        pc=ours_regs["pc"],
+        registers={"emurust": ours_regs, "pyboy": pb_regs},
+        diffs=shown,
+        trace=trace,
+        cycles=target,
+        counts=counts,
+    )
+
+
+def _main() -> None:
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="emurust vs PyBoy in lockstep")
+    parser.add_argument("rom", nargs="+")
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-input", action="store_true")
+    parser.add_argument("--no-screen", action="store_true")
+    parser.add_argument("--trace-length", type=int, default=64)
+    parser.add_argument("--fault", default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    for rom in args.rom:
+        result = run_lockstep(
+            rom,
+            frames=args.frames,
+            seed=args.seed,
+            inputs={} if args.no_input else None,
+            compare_screen=not args.no_screen,
+            trace_length=args.trace_length,
+            fault=args.fault,
+        )
+        print(json.dumps(result.to_dict(), indent=1) if args.json else result.summary())
+
+
+if __name__ == "__main__":
+    _main()

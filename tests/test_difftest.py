@@ -1,0 +1,217 @@
+"""The lockstep differential harness (emurust.difftest) against PyBoy 2.8.1.
+
+* A ROM built here (romgen) runs in step with PyBoy, and so does Tobu Tobu Girl up to the
+  frame where it is known to match.
+* The harness catches a deliberately broken CPU: with ``fault="adc_half_carry"`` (ADC
+  computes H without the carry-in) the divergence is reported at the frame in which the
+  program executes that ADC, with the ADC's PC in the trace; likewise ``daa_ignore_h``.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+
+import emurust
+from emurust import difftest
+from romgen import Asm, build_rom
+
+# The test program's WRAM: frame counter, running sum, the fault section's results.
+COUNTER = 0xC000
+SUM = 0xC001
+ADC_FLAGS = 0xC100
+DAA_RESULT = 0xC101
+TRIGGER_FRAME = 20  # the program frame (VBlank count) that runs the fault section
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pyboy_available() -> None:
+    try:
+        version = importlib.metadata.version("pyboy")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip(f"PyBoy is not installed (pip install pyboy=={difftest.PYBOY_VERSION})")
+    if version != difftest.PYBOY_VERSION:
+        pytest.skip(f"needs PyBoy {difftest.PYBOY_VERSION}, found {version}")
+
+
+def program() -> tuple[bytes, int, int]:
+    """A VBlank-paced program: every frame it counts, adds, and writes the count into the
+    BG map (visible on screen) and OAM; at frame ``TRIGGER_FRAME`` it runs ADC with a
+    carry-in that alone makes the half carry, and DAA after an ADD with half carry.
+    Returns the code and the addresses of that ADC and that DAA."""
+    asm = Asm().di().ld_sp(0xFFFE)
+    asm.ld_a(0x01).ldh_mem_a(0xFF)  # IE = VBlank (IME stays 0: HALT just waits)
+    asm.emit(0xAF).ld_mem_a(COUNTER).ld_mem_a(SUM)  # xor a
+    main = asm.here()
+    asm.emit(0xAF).ldh_mem_a(0x0F)  # IF = 0
+    asm.emit(0x76, 0x00)  # halt; nop: wait for VBlank
+    asm.ld_hl(COUNTER).inc_hl_mem()  # count the frame
+    asm.emit(0x7E)  # ld a,(hl)
+    asm.emit(0x47)  # ld b,a
+    asm.emit(0xFA, SUM & 0xFF, SUM >> 8)  # ld a,(SUM)
+    asm.emit(0x80)  # add a,b
+    asm.emit(0x07)  # rlca
+    asm.ld_mem_a(SUM)
+    asm.emit(0x78)  # ld a,b
+    asm.emit(0xE6, 0x07)  # and 7: a BG tile number, tile data at 0x8000 is blank but
+    asm.ld_mem_a(0x9800 + 0x21)  # the boot ROM's BGP makes its colour 0 visible anyway
+    asm.emit(0x78).ld_mem_a(0x8010)  # tile 1, row 0: the counter's bits as pixels
+    asm.emit(0x78).ld_mem_a(0xFE00)  # OAM byte
+    asm.emit(0x78).emit(0xFE, TRIGGER_FRAME)  # ld a,b; cp TRIGGER_FRAME
+    asm.jr(main, condition="nz")
+    # Fault section (runs once).
+    asm.emit(0x37)  # scf
+    asm.ld_a(0x0F)
+    adc_pc = asm.here()
+    asm.emit(0xCE, 0x00)  # adc a,$00: 0x0F + 0 + carry -> 0x10, H only through the carry
+    asm.emit(0xF5, 0xC1, 0x79)  # push af; pop bc; ld a,c  (A = the flags)
+    asm.ld_mem_a(ADC_FLAGS)
+    asm.ld_a(0x09).emit(0xC6, 0x09)  # add a,$09 -> 0x12 with H
+    daa_pc = asm.here()
+    asm.emit(0x27)  # daa -> 0x18 (0x12 if DAA ignored H)
+    asm.ld_mem_a(DAA_RESULT)
+    asm.jr(main)
+    return asm.bytes(), adc_pc, daa_pc
+
+
+def rom() -> tuple[bytes, int, int]:
+    code, adc_pc, daa_pc = program()
+    return build_rom(code, title="DIFFTEST"), adc_pc, daa_pc
+
+
+def fault_frame(data: bytes) -> int:
+    """The harness frame in which the fault section runs, found from emurust alone: the
+    section runs right after the VBlank that starts it, i.e. after frame k's end (VBlank
+    start) and before frame k's comparison point (PyBoy's frame end, ten lines later), so
+    the byte it writes is visible at the end of frame k + 1 but not of frame k."""
+    gb = emurust.GameBoy(data, boot_rom=difftest.sync_boot_rom())
+    for frame in range(200):
+        gb.tick(1, render=False)
+        if gb.memory[ADC_FLAGS] != 0:
+            return frame - 1
+    raise AssertionError("the fault section never ran")
+
+
+def test_generated_rom_runs_in_step() -> None:
+    data, _, _ = rom()
+    frames = 60
+    result = difftest.run_lockstep(data, frames=frames, seed=1)
+    assert result.divergence is None, result.summary()
+    assert result.frames_compared == frames
+    assert result.inputs_applied > 0
+    # The program halts every frame and PyBoy keeps PC on the HALT: the one expected,
+    # named difference, reported as applied.
+    assert "pyboy-halt-pc" in result.allowlisted
+    # What the program computed is really there (the comparison is not vacuous).
+    gb = emurust.GameBoy(data, boot_rom=difftest.sync_boot_rom())
+    gb.tick(frames, render=False)
+    assert gb.memory[COUNTER] > 30
+
+
+@pytest.mark.parametrize(
+    ("fault", "address"), [("adc_half_carry", ADC_FLAGS), ("daa_ignore_h", DAA_RESULT)]
+)
+def test_injected_fault_is_caught_at_the_right_frame(fault: str, address: int) -> None:
+    data, adc_pc, daa_pc = rom()
+    pc = adc_pc if fault == "adc_half_carry" else daa_pc
+    expected = fault_frame(data)
+    assert expected > 0
+    result = difftest.run_lockstep(data, frames=expected + 10, fault=fault, inputs={})
+    divergence = result.divergence
+    assert divergence is not None, result.summary()
+    assert divergence.frame == expected, divergence.summary()
+    assert result.frames_compared == expected  # every frame before it matched
+    wram = [d for d in divergence.diffs if d["region"] == "wram"]
+    assert [d["addr"] for d in wram] == [address], divergence.summary()
+    assert wram[0]["emurust"] != wram[0]["pyboy"]
+    assert any(f" {pc:04X}: " in line for line in divergence.trace), divergence.summary()
+    faulty = next(line for line in divergence.trace if f" {pc:04X}: " in line)
+    assert ("adc a,$00" if fault == "adc_half_carry" else "daa") in faulty
+    report = divergence.to_dict()
+    assert report["frame"] == expected
+    assert report["registers"]["emurust"]["pc"] == divergence.pc
+
+
+def test_no_fault_same_rom_does_not_diverge_at_that_frame() -> None:
+    """The control for the test above: without the fault the same run is clean."""
+    data, _, _ = rom()
+    expected = fault_frame(data)
+    result = difftest.run_lockstep(data, frames=expected + 10, inputs={})
+    assert result.divergence is None, result.summary()
+
+
+def test_tobu_tobu_girl_in_step(shared_roms: Path) -> None:
+    path = shared_roms / "homebrew" / "tobutobugirl" / "tobu.gb"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    # No input: the intro and title screen, compared every frame. PyBoy services each
+    # interrupt 4 T-cycles late (allowlisted: pyboy-late-interrupt-4-cycles, from frame
+    # 51). At frame 293 the game polls LY for line 145 and PyBoy reads 153 in line 153,
+    # where a DMG reads 0 (gbmicrotest line_153_ly_c/_d): PyBoy leaves the loop a frame
+    # early and the game states differ from there on.
+    result = difftest.run_lockstep(path, frames=300, inputs={})
+    divergence = result.divergence
+    assert divergence is not None, result.summary()
+    assert divergence.frame == 293, divergence.summary()
+    assert result.frames_compared == 293
+    assert "pyboy-late-interrupt-4-cycles" in result.allowlisted
+    assert divergence.registers["pyboy"]["a"] == 153  # LY as PyBoy read it
+    assert divergence.registers["emurust"]["a"] == 0  # LY as a DMG reads it
+    assert any("ldh a,($ff44)" in line for line in divergence.trace)
+
+
+def test_random_inputs_are_seeded() -> None:
+    a = difftest.random_inputs(7, 500)
+    assert a == difftest.random_inputs(7, 500)
+    assert a != difftest.random_inputs(8, 500)
+    actions = [act for acts in a.values() for act in acts]
+    assert {button for _, button in actions} <= set(emurust.BUTTONS)
+    presses = sum(1 for action, _ in actions if action == "press")
+    assert presses == sum(1 for action, _ in actions if action == "release") > 5
+
+
+def test_disassembler() -> None:
+    assert difftest.disassemble(bytes([0xCE, 0x00])) == "adc a,$00"
+    assert difftest.disassemble(bytes([0x18, 0xFE]), pc=0x150) == "jr $0150"
+    assert difftest.disassemble(bytes([0xCB, 0x7C])) == "bit 7,h"
+    assert difftest.disassemble(bytes([0xEA, 0x00, 0xC1])) == "ld ($c100),a"
+    assert difftest.disassemble(bytes([0x27])) == "daa"
+
+
+def test_allowlist_entries_are_documented() -> None:
+    names = [entry.name for entry in difftest.DEFAULT_ALLOWLIST]
+    assert len(names) == len(set(names))
+    for entry in difftest.DEFAULT_ALLOWLIST:
+        assert entry.masks
+        assert entry.evidence
+
+
+def test_fault_injection_api(rom: bytes) -> None:
+    gb = emurust.GameBoy(rom)
+    assert not gb.reference_mode
+    gb._inject_fault("adc_half_carry")
+    assert gb._fault == "adc_half_carry"
+    assert gb.reference_mode  # faults exist only on the reference path
+    gb._inject_fault(None)
+    assert gb._fault is None
+    assert not gb.reference_mode
+    with pytest.raises(emurust.InvalidArgumentError, match="daa_ignore_h"):
+        gb._inject_fault("nope")
+
+
+def test_trace_api(rom: bytes) -> None:
+    gb = emurust.GameBoy(rom)
+    gb.trace_enable(16)
+    gb.tick(1, render=False)
+    trace = gb.trace()
+    assert len(trace) == 16
+    cycles = [entry["cycles"] for entry in trace]
+    assert cycles == sorted(cycles)
+    assert all(len(entry["opcode"]) >= 1 for entry in trace if entry["kind"] == "instruction")
+    gb.trace_disable()
+    assert gb.trace() == []
+    assert not gb.reference_mode
+    with pytest.raises(emurust.InvalidArgumentError):
+        gb.trace_enable(0)
