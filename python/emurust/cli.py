@@ -1,0 +1,183 @@
+"""The ``emurust`` command line: ``emurust verify``, ``emurust prompts``,
+``emurust conformance`` (``python -m emurust ...`` is the same)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+# Subcommands whose arguments are handed, unparsed, to another module's entry point.
+DELEGATED = {
+    "prompts": ("emurust.prompts", "cli_main", "render the translation and repair prompts"),
+    "conformance": ("emurust.conformance", "main", "run the conformance test-ROM suites"),
+}
+
+
+def _verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from emurust.verify import FAULTS, LEVELS
+
+    p = sub.add_parser(
+        "verify",
+        help="run the verification levels and write report.json / report.md",
+        description=(
+            "Level 1: ALU opcodes vs a reference model, memory-map invariants, save/load and "
+            "render independence. Level 2: joypad, timer, OAM DMA, MBC1/3/5, serial, LCD "
+            "interactions. Level 3: seeded random-input rollouts in lockstep with PyBoy. "
+            "Exit status: 0 when every check passes (or is allowlisted/skipped), 1 when one "
+            "fails, 2 for bad usage."
+        ),
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        action="append",
+        choices=LEVELS,
+        metavar="N",
+        help="level to run (1, 2 or 3; repeat for several; default all)",
+    )
+    p.add_argument(
+        "--rom",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="ROM for the level-3 rollouts (repeatable; default: a generated ROM plus the "
+        "shared games and test ROMs found)",
+    )
+    p.add_argument(
+        "--frames",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="frames of each long level-3 rollout (default 1000)",
+    )
+    p.add_argument(
+        "--short-frames",
+        type=int,
+        default=300,
+        metavar="N",
+        help="frames of each short level-3 rollout (default 300)",
+    )
+    p.add_argument(
+        "--short-runs",
+        type=int,
+        default=8,
+        metavar="N",
+        help="short level-3 rollouts per ROM, for the divergence statistics (default 8)",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=512,
+        metavar="N",
+        help="level-1 cases per secondary opcode encoding (primary encodings are exhaustive)",
+    )
+    p.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write report.json and report.md into DIR",
+    )
+    p.add_argument(
+        "--inject-fault",
+        choices=FAULTS,
+        default=None,
+        metavar="NAME",
+        help=f"test only: inject a CPU fault on the reference path ({', '.join(FAULTS)}); "
+        "level 1 and level 3 should then fail",
+    )
+    p.add_argument(
+        "--roms-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="shared test-ROM folder (default $EMURUST_ROMS or ../shared/roms)",
+    )
+    p.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="run only the checks whose name matches this shell pattern (repeatable), "
+        "e.g. 'alu.*' or 'rollout*'",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run_verify(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from emurust.verify import Config, print_summary, run, write_report
+
+    try:
+        config = Config(
+            levels=args.level or (1, 2, 3),
+            roms=args.rom,
+            frames=args.frames,
+            short_frames=args.short_frames,
+            short_runs=args.short_runs,
+            seed=args.seed,
+            samples=args.samples,
+            fault=args.inject_fault,
+            roms_dir=args.roms_dir,
+            only=args.only,
+            progress=not args.no_progress,
+            argv=list(argv),
+        )
+        for rom in config.roms:
+            if not Path(rom).is_file():
+                raise ValueError(f"ROM {rom} not found")
+        report = run(config)
+    except (ValueError, RuntimeError) as exc:
+        print(f"emurust verify: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print_summary(report)
+    if args.report is not None:
+        json_path, md_path = write_report(report, args.report)
+        print(f"wrote {json_path} and {md_path}")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _delegate(command: str, rest: list[str]) -> int:
+    module_name, function, _ = DELEGATED[command]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        print(f"emurust {command}: {module_name} is not available ({exc})", file=sys.stderr)
+        return EXIT_USAGE
+    entry = getattr(module, function, None)
+    if entry is None:
+        print(f"emurust {command}: {module_name} has no {function}()", file=sys.stderr)
+        return EXIT_USAGE
+    code = entry(rest)
+    return int(code or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``emurust`` script; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in DELEGATED:
+        return _delegate(args_list[0], args_list[1:])
+    parser = argparse.ArgumentParser(prog="emurust", description="EmuRust Game Boy emulator tools.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _verify_parser(sub)
+    for name, (_, _, help_text) in DELEGATED.items():
+        sub.add_parser(name, help=f"{help_text} (options: emurust {name} --help)")
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse exits 2 on bad usage, 0 for --help
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    return _run_verify(args, args_list[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
