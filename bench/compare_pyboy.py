@@ -2,7 +2,9 @@
 
 Both emulators run the SAME ROMs in the SAME process, pinned to ONE core, in alternating
 timed runs (emurust, PyBoy, emurust, PyBoy, ...) so that machine noise hits both alike;
-the median of the repetitions is reported. See bench/README.md.
+the median of the repetitions is reported. Modes: headless, rendering every frame, and an
+RL step (button held 8 frames, 24 frames run, grey screen and 8 RAM bytes read; also for
+`emurust.VecGameBoy` with one env on one thread when the build has it). See bench/README.md.
 
     python bench/compare_pyboy.py [--frames 3000] [--repeat 5] [--warmup 120] [--cpu N]
 
@@ -20,6 +22,7 @@ import json
 import math
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -39,6 +42,30 @@ ROMS = (
     ("2048", "homebrew/2048/2048.gb"),
 )
 RSS_INSTANCES = 16
+RL_FRAME_SKIP = 24  # RL step: frames per step ...
+RL_HOLD = 8  # ... the first RL_HOLD of them with the action's button held
+RL_SEED = 1234
+# (mode, emurust key, PyBoy key) in the fps results
+MODES = (
+    ("headless", "emurust", "pyboy"),
+    ("render every frame", "emurust_render", "pyboy_render"),
+    ("RL step", "emurust_rl", "pyboy_rl"),
+    ("RL step, VecGameBoy 1 env", "vec_rl", "pyboy_rl"),
+)
+# The VecGameBoy default action table (rust/src/vec.rs DEFAULT_ACTIONS), as PyBoy button names.
+ACTIONS: tuple[tuple[str, ...], ...] = (
+    ("down",),
+    ("left",),
+    ("right",),
+    ("up",),
+    ("a",),
+    ("b",),
+    ("start",),
+    (),
+)
+# RL step: eight RAM bytes read after every step (work RAM and high RAM, where RL setups
+# read game state).
+RAM_ADDRESSES: tuple[int, ...] = (0xC000, 0xC0A0, 0xC100, 0xCFFF, 0xD000, 0xDF00, 0xFF80, 0xFFA0)
 
 
 def _pin(cpu: int | None) -> str:
@@ -52,14 +79,15 @@ def _pin(cpu: int | None) -> str:
     return f"pinned to CPU {chosen} (of {len(allowed)} allowed)"
 
 
-def _import_pyboy() -> Any:
+def import_pyboy() -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
         return importlib.import_module("pyboy")
 
 
-def _new_pyboy(path: Path) -> Any:
-    pyboy = _import_pyboy()
+def new_pyboy(path: Path | str) -> Any:
+    """A PyBoy instance with no window, no frame limiter, DMG mode."""
+    pyboy = import_pyboy()
     pb = pyboy.PyBoy(str(path), window="null", cgb=False, log_level="ERROR")
     pb.set_emulation_speed(0)  # no frame limiter
     if pb.cartridge_title == "2048" and "_board" not in pb.rom_symbols_inverse:
@@ -78,6 +106,29 @@ def _new_emurust(path: Path) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", emurust.EmuRustWarning)
         return emurust.GameBoy(path)
+
+
+def _new_vec(path: Path, initial_state: bytes) -> Any:
+    """A one-env, one-thread `emurust.VecGameBoy` stepping like the RL step, or None when
+    this build of emurust has no VecGameBoy."""
+    import emurust
+
+    if not hasattr(emurust, "VecGameBoy"):
+        return None
+    vec = emurust.VecGameBoy(
+        path,
+        1,
+        frame_skip=RL_FRAME_SKIP,
+        hold_frames=RL_HOLD,
+        num_threads=1,
+        obs="gray",
+        ram_addresses=list(RAM_ADDRESSES),
+        initial_state=initial_state,
+    )
+    table = tuple(tuple(b.lower() for b in action) for action in vec.action_table)
+    if table != ACTIONS:
+        raise RuntimeError(f"VecGameBoy default action table {table} != bench ACTIONS {ACTIONS}")
+    return vec
 
 
 def _timed(run: Callable[[], object]) -> float:
@@ -105,7 +156,7 @@ def _rss_child(emulator: str, rom: str, count: int) -> None:
     """Child process: RSS growth per instance for ``count`` live instances, each run 60 frames
     (so lazily touched buffers count). Prints bytes per instance."""
     path = Path(rom)
-    make = _new_emurust if emulator == "emurust" else _new_pyboy
+    make = _new_emurust if emulator == "emurust" else new_pyboy
 
     def run(gb: Any) -> Any:
         if emulator == "emurust":
@@ -159,9 +210,12 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], first_right: i
 
 
 def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> dict[str, Any]:
-    """Times both emulators on one ROM, headless and rendering every frame."""
+    """Times both emulators on one ROM: headless, rendering every frame, and RL steps."""
+    import numpy as np
+
     gb = _new_emurust(path)
-    pb = _new_pyboy(path)
+    gb_rl = _new_emurust(path)  # its own instance: `screen_gray` switches grey conversion on
+    pb = new_pyboy(path)
     try:
         gb.tick(warmup, render=False)
         pb.tick(warmup, False, False)
@@ -192,20 +246,67 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
                 pb.tick(1, True, False)
                 pb.screen.ndarray  # noqa: B018
 
-        runs: tuple[tuple[str, Any, Callable[[], None]], ...] = (
-            ("emurust", gb, emurust_run),
-            ("pyboy", pb, pyboy_run),
-            ("emurust_render", gb, emurust_render),
-            ("pyboy_render", pb, pyboy_render),
-        )
+        # RL step (what a gym-style env does per agent step): press the action's button
+        # for RL_HOLD frames, run RL_FRAME_SKIP frames rendering only the last one, copy
+        # the grey screen and 8 RAM bytes into the agent's arrays. The same action sequence
+        # (seeded) for every emulator; each run is `frames // RL_FRAME_SKIP` steps.
+        rl_steps = max(1, frames // RL_FRAME_SKIP)
+        rng = random.Random(RL_SEED)
+        rl_actions = [rng.randrange(len(ACTIONS)) for _ in range(rl_steps)]
+        obs = np.zeros((144, 160), np.uint8)
+        ram = np.zeros(len(RAM_ADDRESSES), np.uint8)
+        gb_rl.load_state(gb_start)
+        gb_rl.tick(1, True)
+        gb_screen = gb_rl.screen_gray  # a live view (switches grey conversion on)
+        gb_mem = gb_rl.memory
+        pb_mem = pb.memory
+
+        def emurust_rl() -> None:
+            for a in rl_actions:
+                for name in ACTIONS[a]:
+                    gb_rl.button(name, RL_HOLD)
+                gb_rl.tick(RL_FRAME_SKIP, True)  # renders only the last frame
+                np.copyto(obs, gb_screen)
+                for i, addr in enumerate(RAM_ADDRESSES):
+                    ram[i] = gb_mem[addr]
+
+        def pyboy_rl() -> None:
+            for a in rl_actions:
+                for name in ACTIONS[a]:
+                    pb.button(name, RL_HOLD)
+                pb.tick(RL_FRAME_SKIP, True, False)  # renders only the last frame
+                np.copyto(obs, pb.screen.ndarray[:, :, 0])  # grey palette: R = G = B
+                for i, addr in enumerate(RAM_ADDRESSES):
+                    ram[i] = pb_mem[addr]
+
+        runs: list[tuple[str, Callable[[], None], Callable[[], None]]] = [
+            ("emurust", lambda: gb.load_state(gb_start), emurust_run),
+            ("pyboy", lambda: pb.load_state(io.BytesIO(pb_start)), pyboy_run),
+            ("emurust_render", lambda: gb.load_state(gb_start), emurust_render),
+            ("pyboy_render", lambda: pb.load_state(io.BytesIO(pb_start)), pyboy_render),
+            ("emurust_rl", lambda: gb_rl.load_state(gb_start), emurust_rl),
+            ("pyboy_rl", lambda: pb.load_state(io.BytesIO(pb_start)), pyboy_rl),
+        ]
+        vec = _new_vec(path, gb_start)
+        if vec is not None:
+            # The batched engine with one env on one thread, stepping into caller-owned
+            # arrays (obs=, ram=) as a PufferLib-style loop does.
+            act = np.zeros(1, np.uint8)
+            vec_obs = np.zeros((1, 144, 160), np.uint8)
+            vec_ram = np.zeros((1, len(RAM_ADDRESSES)), np.uint8)
+
+            def vec_rl() -> None:
+                for a in rl_actions:
+                    act[0] = a
+                    vec.step(act, obs=vec_obs, ram=vec_ram)
+
+            runs.append(("vec_rl", vec.reset, vec_rl))
         samples: dict[str, list[float]] = {key: [] for key, _, _ in runs}
         for _ in range(repeat):  # alternate, so drift and noise hit both
-            for key, emulator, run in runs:
-                if emulator is gb:
-                    gb.load_state(gb_start)
-                else:
-                    pb.load_state(io.BytesIO(pb_start))
-                samples[key].append(frames / _timed(run))
+            for key, load, run in runs:
+                load()  # not timed
+                n = rl_steps * RL_FRAME_SKIP if key.endswith("_rl") else frames
+                samples[key].append(n / _timed(run))
 
         state = gb.save_state()
         buf = io.BytesIO()
@@ -250,42 +351,53 @@ def _plot(results: Sequence[dict[str, Any]], out: Path) -> bool:
     matplotlib.use("Agg")
     plt = importlib.import_module("matplotlib.pyplot")
     labels = [r["rom"] for r in results]
-    series = [
-        ("emurust (headless)", [r["fps"]["emurust"] for r in results], "#d95f02"),
-        ("PyBoy (headless)", [r["fps"]["pyboy"] for r in results], "#1b9e77"),
-        ("emurust (render every frame)", [r["fps"]["emurust_render"] for r in results], "#e7298a"),
-        ("PyBoy (render every frame)", [r["fps"]["pyboy_render"] for r in results], "#7570b3"),
+    keys = [
+        ("emurust", "emurust (headless)", "#d95f02"),
+        ("pyboy", "PyBoy (headless)", "#1b9e77"),
+        ("emurust_render", "emurust (render every frame)", "#e7298a"),
+        ("pyboy_render", "PyBoy (render every frame)", "#7570b3"),
+        ("emurust_rl", "emurust GameBoy (RL step)", "#e6ab02"),
+        ("vec_rl", "emurust VecGameBoy 1 env (RL step)", "#a6761d"),
+        ("pyboy_rl", "PyBoy (RL step)", "#66a61e"),
     ]
-    width = 0.2
-    fig, ax = plt.subplots(figsize=(8.5, 5.2), dpi=120)
+    series = [
+        (name, [r["fps"][key] for r in results], color)
+        for key, name, color in keys
+        if all(key in r["fps"] for r in results)
+    ]
+    n = len(series)
+    width = 0.8 / n
+    fig, ax = plt.subplots(figsize=(11, 5.6), dpi=120)
     for i, (name, values, color) in enumerate(series):
-        xs = [j + (i - 1.5) * width for j in range(len(labels))]
+        xs = [j + (i - (n - 1) / 2) * width for j in range(len(labels))]
         bars = ax.bar(xs, values, width, label=name, color=color)
         for bar, v in zip(bars, values):
             ax.annotate(
-                f"{v:,.0f}",
+                f"{v / 1000:,.0f}k" if v >= 10_000 else f"{v:,.0f}",
                 (bar.get_x() + bar.get_width() / 2, v),
                 ha="center",
                 va="bottom",
-                fontsize=7.5,
+                fontsize=6.5,
+                rotation=90,
                 xytext=(0, 2),
                 textcoords="offset points",
             )
     ax.set_yscale("log")
     ax.axhline(60, color="grey", linestyle=":", linewidth=1)
     ax.annotate("real time (60 fps)", (-0.45, 60), ha="left", va="bottom", fontsize=7.5)
-    ticks = [
-        f"{r['rom']}\nheadless {r['fps']['emurust'] / r['fps']['pyboy']:.2f}x, "
-        f"render {r['fps']['emurust_render'] / r['fps']['pyboy_render']:.2f}x"
-        for r in results
-    ]
-    ax.set_xticks(range(len(labels)), ticks)
+
+    def tick(r: dict[str, Any]) -> str:
+        short = {"headless": "headless", "render every frame": "render", "RL step": "RL"}
+        parts = [f"{short[m]} {r['ratio'][m]:.1f}x" for m in short if m in r["ratio"]]
+        return r["rom"] + "\n" + ", ".join(parts)
+
+    ax.set_xticks(range(len(labels)), [tick(r) for r in results], fontsize=8)
     ax.set_xlim(-0.5, len(labels) - 0.5)
-    ax.set_ylabel("frames per second (log scale, one core)")
-    ax.set_title("emurust vs PyBoy: emulated frames per second (higher is better)")
+    ax.set_ylabel("emulated frames per second (log scale, one core)")
+    ax.set_title("emurust vs PyBoy: frames per second on one core (higher is better)")
     top = max(max(v) for _, v, _ in series)
-    ax.set_ylim(30, top * 4)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False)
+    ax.set_ylim(30, top * 8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8, frameon=False)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
@@ -310,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import emurust
 
     try:
-        _import_pyboy()
+        import_pyboy()
     except ImportError:
         print("PyBoy is not installed (pip install pyboy==2.8.1); nothing to compare")
         return 1
@@ -341,14 +453,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
     rows = []
-    ratios: dict[str, list[float]] = {"headless": [], "render every frame": []}
+    ratios: dict[str, list[float]] = {mode: [] for mode, _, _ in MODES}
     for r in results:
         fps = r["fps"]
         r["ratio"] = {}
-        for mode, ours, theirs in (
-            ("headless", "emurust", "pyboy"),
-            ("render every frame", "emurust_render", "pyboy_render"),
-        ):
+        for mode, ours, theirs in MODES:
+            if ours not in fps:
+                continue
             ratio = fps[ours] / fps[theirs]
             ratios[mode].append(ratio)
             r["ratio"][mode] = ratio
@@ -358,12 +469,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     geomean = {
         mode: math.exp(sum(math.log(x) for x in values) / len(values))
         for mode, values in ratios.items()
+        if values
     }
     print()
     print(_table(["ROM", "mode", "emurust fps", "PyBoy fps", "ratio"], rows))
     print(
-        f"\ngeometric mean of ratios (emurust / PyBoy): headless {geomean['headless']:.2f}x, "
-        f"render every frame {geomean['render every frame']:.2f}x"
+        f"RL step rows: frames/s (steps/s = fps / {RL_FRAME_SKIP}); one step = action held "
+        f"{RL_HOLD} frames, {RL_FRAME_SKIP} frames run, last one rendered, grey screen and "
+        f"{len(RAM_ADDRESSES)} RAM bytes copied out"
+    )
+    if not any("vec_rl" in r["fps"] for r in results):
+        print("(no emurust.VecGameBoy in this build: its RL step row is left out)")
+    print(
+        "\ngeometric mean of ratios (emurust / PyBoy): "
+        + ", ".join(f"{mode} {g:.2f}x" for mode, g in geomean.items())
     )
 
     def kib(n: int | None) -> str:
@@ -437,8 +556,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "warmup": args.warmup,
         "geomean_ratio_headless": geomean["headless"],
         "geomean_ratio_render": geomean["render every frame"],
+        "geomean_ratio": geomean,
         "render_mode": "tick(1, render) per frame + fetching the screen array "
         "(emurust gb.screen, PyBoy pyboy.screen.ndarray)",
+        "rl_step": {
+            "frame_skip": RL_FRAME_SKIP,
+            "hold_frames": RL_HOLD,
+            "ram_addresses": list(RAM_ADDRESSES),
+            "actions": [list(a) for a in ACTIONS],
+            "seed": RL_SEED,
+            "fps_unit": f"frames/s; steps/s = fps / {RL_FRAME_SKIP}",
+            "emurust": "gb.button(name, hold); gb.tick(frame_skip, True); copy gb.screen_gray "
+            "and gb.memory[addr] x8",
+            "pyboy": "pyboy.button(name, hold); pyboy.tick(frame_skip, True, False); copy "
+            "pyboy.screen.ndarray[:, :, 0] and pyboy.memory[addr] x8",
+            "vec": "VecGameBoy(num_envs=1, num_threads=1).step(actions, obs=, ram=)",
+        },
         "results": results,
     }
     json_path = out_dir / "compare_pyboy.json"

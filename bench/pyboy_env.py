@@ -1,0 +1,104 @@
+"""PyBoy set up for the benchmarks, and a minimal gymnasium environment around it.
+
+`PyBoyEnv` steps like `emurust.VecGameBoy` does by default, so that the batch benchmark
+(bench/batch.py) compares like with like: an action (an index into `ACTIONS`, the
+`VecGameBoy` default table: the four directions, A, B, START and a no-op) is held for
+`hold_frames` frames, released for the rest of `frame_skip` frames, and only the last frame
+is rendered. The observation is the grey screen (144, 160) uint8 plus the bytes at
+`ram_addresses`. No reward, never done: it exists to be timed.
+
+PyBoy's default DMG palette is grey (R = G = B), so channel 0 of its RGBA screen is the grey
+level, as in the usual PyBoy RL wrappers.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from compare_pyboy import ACTIONS, RAM_ADDRESSES, import_pyboy, new_pyboy
+from gymnasium import spaces
+
+__all__ = ["ACTIONS", "RAM_ADDRESSES", "PyBoyEnv", "import_pyboy", "new_pyboy", "pyboy_state"]
+
+WARMUP_FRAMES = 120  # run before the initial state is saved (gets PyBoy past its boot ROM)
+
+
+def pyboy_state(pb: Any) -> bytes:
+    buf = io.BytesIO()
+    pb.save_state(buf)
+    return buf.getvalue()
+
+
+class PyBoyEnv(gymnasium.Env):  # type: ignore[misc]
+    """One PyBoy behind the gymnasium API, stepping as `VecGameBoy` does (see the module doc)."""
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rom: str,
+        frame_skip: int = 24,
+        hold_frames: int = 8,
+        ram_addresses: Sequence[int] = RAM_ADDRESSES,
+        warmup: int = WARMUP_FRAMES,
+    ) -> None:
+        if not 0 <= hold_frames <= frame_skip or frame_skip < 1:
+            raise ValueError("need 0 <= hold_frames <= frame_skip and frame_skip >= 1")
+        self.pyboy = new_pyboy(rom)
+        self.frame_skip = frame_skip
+        self.hold_frames = hold_frames
+        self.ram_addresses = tuple(ram_addresses)
+        self.observation_space = spaces.Dict(
+            {
+                "screen": spaces.Box(0, 255, (144, 160), np.uint8),
+                "ram": spaces.Box(0, 255, (len(self.ram_addresses),), np.uint8),
+            }
+        )
+        self.action_space = spaces.Discrete(len(ACTIONS))
+        self.pyboy.tick(warmup, False, False)
+        self._initial = pyboy_state(self.pyboy)
+        self._screen = np.zeros((144, 160), np.uint8)
+        self._ram = np.zeros(len(self.ram_addresses), np.uint8)
+        self._held: tuple[str, ...] = ()
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        np.copyto(self._screen, self.pyboy.screen.ndarray[:, :, 0])
+        memory = self.pyboy.memory
+        for i, addr in enumerate(self.ram_addresses):
+            self._ram[i] = memory[addr]
+        return {"screen": self._screen, "ram": self._ram}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.pyboy.load_state(io.BytesIO(self._initial))
+        self.pyboy.tick(1, True, False)  # draw a frame so the first observation is a picture
+        return self._observe(), {}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        pb = self.pyboy
+        buttons = ACTIONS[int(action)]
+        rest = self.frame_skip - self.hold_frames
+        for name in self._held:  # held over from a step with hold_frames == frame_skip
+            pb.button_release(name)
+        self._held = ()
+        for name in buttons:
+            pb.button_press(name)
+        if rest == 0:
+            pb.tick(self.frame_skip, True, False)
+            self._held = buttons  # stay held until the next step, as VecGameBoy does
+        else:
+            if self.hold_frames:
+                pb.tick(self.hold_frames, False, False)
+            for name in buttons:
+                pb.button_release(name)
+            pb.tick(rest, True, False)  # renders only the last frame
+        return self._observe(), 0.0, False, False, {}
+
+    def close(self) -> None:
+        self.pyboy.stop(save=False)
