@@ -65,6 +65,11 @@ FRAME_SKIP = 24
 HOLD_FRAMES = 8
 WARMUP_FRAMES = 120  # frames run before the initial state (PyBoy: past its boot ROM)
 SEED = 1234
+# Every contender goes back to its initial state every EPISODE_STEPS steps, so that all of
+# them emulate the same stretch of each game (frames WARMUP_FRAMES .. +EPISODE_STEPS x 24)
+# whatever their speed; a faster one would otherwise get further into a ROM (cpu_instrs:
+# into cheaper or dearer tests) than a slower one. The reset costs are part of the rates.
+EPISODE_STEPS = 40
 MEM_ENVS = 256  # envs created in the memory child (VecGameBoy)
 MEM_PYBOY = 16  # PyBoy instances created in the memory child
 
@@ -145,13 +150,24 @@ def bench_vec(path: Path, state: bytes, num_envs: int, threads: int, seconds: fl
         initial_state=state,
     )
     vec.reset(seed=0)
-    return _run_for(vec.step, _actions(num_envs), seconds)
+    everyone = np.ones(num_envs, dtype=bool)
+    t = 0
+
+    def step(actions: np.ndarray) -> object:
+        nonlocal t
+        if t == EPISODE_STEPS:
+            vec.reset_envs(everyone)
+            t = 0
+        t += 1
+        return vec.step(actions)
+
+    return _run_for(step, _actions(num_envs), seconds)
 
 
 def bench_pyboy_serial(path: Path, seconds: float) -> float:
     from pyboy_env import PyBoyEnv
 
-    env = PyBoyEnv(str(path), FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES)
+    env = PyBoyEnv(str(path), FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES, EPISODE_STEPS)
     try:
         env.reset(seed=0)
         return _run_for(lambda a: env.step(int(a[0])), _actions(1), seconds)
@@ -164,7 +180,7 @@ def bench_async(path: Path, workers: int, seconds: float) -> float:
     from pyboy_env import PyBoyEnv
 
     make = functools.partial(
-        PyBoyEnv, str(path), FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES
+        PyBoyEnv, str(path), FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES, EPISODE_STEPS
     )
     envs = AsyncVectorEnv([make] * workers, shared_memory=True, context="fork")
     try:
@@ -202,6 +218,7 @@ def _puffer_env(path: str, buf: Any = None, seed: int | None = None) -> Any:
             "hold_frames": HOLD_FRAMES,
             "ram_addresses": RAM_ADDRESSES,
             "warmup": WARMUP_FRAMES,
+            "episode_steps": EPISODE_STEPS,
         },
     )
 
@@ -529,7 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"batch env steps/s, {len(cpus)} CPUs allowed, cores {ks}; {args.seconds} s per point; "
         f"VecGameBoy num_envs={args.num_envs}; AsyncVectorEnv 1 env per worker; PufferLib "
         f"{args.puffer_envs_per_worker} envs per worker; step = hold {HOLD_FRAMES}, run "
-        f"{FRAME_SKIP} frames, grey screen + {len(RAM_ADDRESSES)} RAM bytes"
+        f"{FRAME_SKIP} frames, grey screen + {len(RAM_ADDRESSES)} RAM bytes; every env back to "
+        f"its initial state every {EPISODE_STEPS} steps"
     )
     for who, why in skipped.items():
         print(f"skipped {who}: {why}")
@@ -664,6 +682,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "ram_addresses": list(RAM_ADDRESSES),
             "actions": [list(a) for a in ACTIONS],
             "warmup_frames": WARMUP_FRAMES,
+            "episode_steps": EPISODE_STEPS,
         },
         "skipped": skipped,
         "results": results,

@@ -4,8 +4,10 @@
 (bench/batch.py) compares like with like: an action (an index into `ACTIONS`, the
 `VecGameBoy` default table: the four directions, A, B, START and a no-op) is held for
 `hold_frames` frames, released for the rest of `frame_skip` frames, and only the last frame
-is rendered. The observation is the grey screen (144, 160) uint8 plus the bytes at
-`ram_addresses`. No reward, never done: it exists to be timed.
+is rendered. With `episode_steps`, the env goes back to its initial state every
+`episode_steps` steps (inside `step`, no gymnasium autoreset). The observation is the
+grey screen (144, 160) uint8 plus the bytes at `ram_addresses`. No reward, never done:
+it exists to be timed.
 
 PyBoy's default DMG palette is grey (R = G = B), so channel 0 of its RGBA screen is the grey
 level, as in the usual PyBoy RL wrappers.
@@ -45,6 +47,7 @@ class PyBoyEnv(gymnasium.Env):  # type: ignore[misc]
         hold_frames: int = 8,
         ram_addresses: Sequence[int] = RAM_ADDRESSES,
         warmup: int = WARMUP_FRAMES,
+        episode_steps: int | None = None,
     ) -> None:
         if not 0 <= hold_frames <= frame_skip or frame_skip < 1:
             raise ValueError("need 0 <= hold_frames <= frame_skip and frame_skip >= 1")
@@ -64,6 +67,8 @@ class PyBoyEnv(gymnasium.Env):  # type: ignore[misc]
         self._screen = np.zeros((144, 160), np.uint8)
         self._ram = np.zeros(len(self.ram_addresses), np.uint8)
         self._held: tuple[str, ...] = ()
+        self.episode_steps = episode_steps
+        self._t = 0
 
     def _observe(self) -> dict[str, np.ndarray]:
         np.copyto(self._screen, self.pyboy.screen.ndarray[:, :, 0])
@@ -77,11 +82,18 @@ class PyBoyEnv(gymnasium.Env):  # type: ignore[misc]
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.pyboy.load_state(io.BytesIO(self._initial))
+        self._t = 0
         self.pyboy.tick(1, True, False)  # draw a frame so the first observation is a picture
         return self._observe(), {}
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         pb = self.pyboy
+        if self.episode_steps is not None and self._t >= self.episode_steps:
+            # Episodic run: back to the initial state (as VecGameBoy.reset_envs does), so
+            # that every contender emulates the same stretch of the game.
+            pb.load_state(io.BytesIO(self._initial))
+            self._t = 0
+        self._t += 1
         buttons = ACTIONS[int(action)]
         rest = self.frame_skip - self.hold_frames
         for name in self._held:  # held over from a step with hold_frames == frame_skip
