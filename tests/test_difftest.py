@@ -215,3 +215,113 @@ def test_trace_api(rom: bytes) -> None:
     assert not gb.reference_mode
     with pytest.raises(emurust.InvalidArgumentError):
         gb.trace_enable(0)
+
+
+def object_priority_rom() -> bytes:
+    """A still scene for the BG-over-OBJ priority rule: BG colour 2 everywhere (tile 0,
+    BG map all 0), object 0 (X=48: screen x 40-47, rows 40-47, tile 0: colour 2, flags
+    0x80 = BG over OBJ) overlapping object 1 (X=52: x 44-51, tile 1: colour 1, flags 0).
+    Object 0 has the smaller X, hence priority; where they overlap (x 44-47) a DMG shows
+    the BG (object 0 wins, then loses to BG colour 2), PyBoy shows object 1."""
+    asm = Asm().di().ld_sp(0xFFFE)
+    wait = asm.here()
+    asm.ldh_a_mem(0x44).emit(0xFE, 144).jr(wait, condition="nz")  # VBlank: VRAM/OAM free
+    asm.ld_hl(0x8000)
+    for _ in range(8):  # tile 0: every pixel colour 2 (low plane 0x00, high plane 0xFF)
+        asm.emit(0xAF, 0x22, 0x3E, 0xFF, 0x22)  # xor a; ld (hl+),a; ld a,$ff; ld (hl+),a
+    for _ in range(8):  # tile 1: every pixel colour 1
+        asm.emit(0x3E, 0xFF, 0x22, 0xAF, 0x22)
+    asm.ld_hl(0xFE00)
+    for byte in (56, 48, 0, 0x80, 56, 52, 1, 0x00):  # OAM entries 0 and 1
+        asm.emit(0x3E, byte, 0x22)  # ld a,byte; ld (hl+),a
+    asm.ld_a(0xE4).ldh_mem_a(0x47).ldh_mem_a(0x48).ldh_mem_a(0x49)  # identity palettes
+    asm.ld_a(0x93).ldh_mem_a(0x40)  # LCD, BG and objects on, tile data at 0x8000
+    asm.emit(0xAF).ldh_mem_a(0xFF)  # IE = 0: the HALT below never ends
+    halt = asm.here()
+    asm.emit(0x76, 0x00).jr(halt)
+    return build_rom(asm.bytes(), title="OBJPRIO")
+
+
+def test_object_priority_rule_masks_exactly_the_overlap() -> None:
+    data = object_priority_rom()
+    gb = emurust.GameBoy(data, boot_rom=difftest.sync_boot_rom())
+    gb.tick(3)
+    # emurust draws the DMG rule: BG (shade 2) over the whole of object 0, object 1's
+    # shade 1 only where object 0 does not cover it.
+    assert list(gb.screen_shades[40, 40:52]) == [2] * 8 + [1] * 4
+    assert list(gb.screen_shades[48, 40:52]) == [2] * 12  # below the objects
+
+    without = tuple(
+        e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-object-priority-bg-over-obj"
+    )
+    control = difftest.run_lockstep(data, frames=5, inputs={}, allowlist=without)
+    divergence = control.divergence
+    assert divergence is not None, control.summary()
+    # Exactly the overlap (rows 40-47, x 44-47) differs: emurust BG shade 2, PyBoy object 1.
+    assert divergence.counts == {"screen": 32}, divergence.summary()
+    assert {int(d["addr"]) for d in divergence.diffs} == {
+        row * 160 + x for row in range(40, 48) for x in range(44, 48)
+    }
+    assert {(d["emurust"], d["pyboy"]) for d in divergence.diffs} == {(2, 1)}
+
+    result = difftest.run_lockstep(data, frames=5, inputs={})
+    assert result.divergence is None, result.summary()
+    assert "pyboy-object-priority-bg-over-obj" in result.allowlisted
+
+
+def test_object_priority_pixel_models() -> None:
+    vram = bytearray(0x2000)
+    vram[0:16] = bytes([0x00, 0xFF] * 8)  # tile 0: colour 2
+    vram[16:32] = bytes([0xFF, 0x00] * 8)  # tile 1: colour 1
+    oam = bytearray(0xA0)
+    oam[0:8] = bytes([56, 48, 0, 0x80, 56, 52, 1, 0x00])
+    state = difftest.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
+    assert difftest.hardware_pixel(state, 40, 45) == 2  # object 0 wins, the BG shows
+    assert difftest.pyboy_pixel(state, 40, 45) == 1  # object 1 shows through
+    assert difftest.hardware_pixel(state, 40, 50) == difftest.pyboy_pixel(state, 40, 50) == 1
+    # BG colour 0 under the overlap: object 0 shows in both models.
+    vram[0x1800] = 2  # BG map entry of x 0-7, row 0-7 -> blank tile 2
+    state0 = difftest.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
+    assert difftest.hardware_pixel(state0, 4, 4) == 0
+    oam[0:4] = bytes([20, 8, 0, 0x80])  # object 0 over that BG colour 0
+    state1 = difftest.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
+    assert difftest.hardware_pixel(state1, 4, 4) == difftest.pyboy_pixel(state1, 4, 4) == 2
+
+
+def test_joypad_irq_rule_on_libbet(shared_roms: Path) -> None:
+    path = shared_roms / "homebrew" / "libbet" / "libbet.gb"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    # Seed 0 presses DOWN at frame 0 while Libbet has neither P1 row selected: PyBoy
+    # raises IF bit 4 anyway, a DMG does not (no P1 line falls).
+    without = tuple(
+        e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-joypad-irq-unselected-row"
+    )
+    control = difftest.run_lockstep(path, frames=20, seed=0, allowlist=without)
+    divergence = control.divergence
+    assert divergence is not None, control.summary()
+    assert divergence.frame == 1
+    assert [(d["region"], d["addr"]) for d in divergence.diffs] == [("io", 0xFF0F)]
+    assert int(divergence.diffs[0]["pyboy"]) ^ int(divergence.diffs[0]["emurust"]) == 0x10
+    result = difftest.run_lockstep(path, frames=20, seed=0)
+    assert result.divergence is None, result.summary()
+    assert "pyboy-joypad-irq-unselected-row" in result.allowlisted
+
+
+def test_activity_rom_object_priority_frame() -> None:
+    """The generated activity ROM first draws overlapping objects with the BG-over-OBJ bit
+    over BG colour 1-3 at frame 1478 (seed 0): without the rule the run stops there, with
+    it the run goes on."""
+    from emurust._verify.programs import activity_rom
+
+    data = activity_rom()
+    without = tuple(
+        e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-object-priority-bg-over-obj"
+    )
+    control = difftest.run_lockstep(data, frames=1500, seed=0, allowlist=without)
+    assert control.divergence is not None, control.summary()
+    assert control.divergence.frame == 1478
+    assert set(control.divergence.counts) == {"screen"}
+    result = difftest.run_lockstep(data, frames=1500, seed=0)
+    assert result.divergence is None, result.summary()
+    assert result.allowlist_first_frame["pyboy-object-priority-bg-over-obj"] == 1478

@@ -49,27 +49,28 @@ Findings (allowlisted below with their reasons)
    as LY advances, a few cycles into each line. From frame 25, a few pixels per frame
    differ on rows 67-71 (frame 25: 4 pixels, the first at row 68, column 64: emurust 3,
    PyBoy 0). Whether a write lands before the point where each emulator samples SCX for the
-   line depends on a few cycles: emurust's PPU runs 4 cycles early after the boot ROM's
+   line depends on a few cycles: PyBoy's PPU runs 4 cycles late after the boot ROM's
    LCD enable (finding 3), PyBoy samples SCX at the end of mode 3 for the whole line (not
    the hardware's per-tile fetch either), and emurust's mid-line register writes are a known
    approximation (Mealybug ``m3_scx_*`` ``#[ignore]``d in ``tests/ppu_screens.rs``).
    Allowlisted while the boot ROM is mapped.
-3. **The game states diverge** (emurust bug, known): emurust's first line after an LCD
-   enable is 4 T-cycles shorter than PyBoy's (LY=1 comes 4 cycles early, the first VBlank
-   4-8 cycles early; measured with a polling loop shifted by NOPs), a known emurust failure
-   (Mooneye ``lcdon_timing-GS``, which PyBoy passes). From each LCD enable until the LCD is
-   switched off again, code that waits for the PPU runs a few cycles early relative to DIV,
-   so a DIV/LY read or a polling-loop count that falls within those cycles of a change
-   differs: 2048's ``rand`` (0x0D10) reads LY and DIV, and its seed differs from frame 70
-   (0xC0E3-0xC0E6) after the LCD enable at frame 68; Tobu Tobu Girl's stack differs from
-   frame 178 (an interrupt hits another instruction; LCD enable at frame 86); Libbet's 0xC52C
-   from frame 82 (the boot ROM's LCD enable at frame 4 is the last one). Pandora's Blocks
-   with input diverges at frame 374 (its playfield), just after the LCD enables that the
-   inputs trigger at frames 368 and 374, where the input window above may also play a part;
-   without input it stays in step for all 3000 frames, LCD enables at frames 254 and 261
-   included. Pictures of different game states cannot be compared, so a game's comparison
-   ends at its divergence; ``min_frames`` (observed, with a margin) makes a regression fail.
-   Fixing the LCD-enable timing should let the games run in step much longer.
+3. **The game states diverge** (PyBoy wrong, re-diagnosed): after an LCD enable PyBoy's
+   lines start 4 T-cycles later than a DMG's. gbmicrotest (verified on a DMG-CPU-08)
+   lcdon_to_ly1_b, lcdon_to_ly2_b, lcdon_to_ly3_b, lcdon_to_stat0_b/d, lcdon_to_stat2_a/b/d,
+   lcdon_to_stat3_b/d and lcdon_to_oam_int_l0/l1/l2 all pass on emurust and fail on PyBoy
+   (PyBoy reads the value the DMG shows 4 cycles earlier); emurust also passes Mooneye
+   ``lcdon_timing-GS`` now (an older version of this note blamed emurust). From each LCD
+   enable until the LCD is switched off again, code that polls the PPU sees a change 4 cycles
+   later in PyBoy, so a polling-loop count that falls within those cycles differs. Measured in
+   lockstep (``emurust.difftest``, same clock): 2048's VRAM copy loop (0x172F, waits for STAT
+   mode 0/1) reads STAT at T-cycle 90200, line 35 after the game's LCD enable at 74240:
+   emurust mode 2, PyBoy mode 0, so PyBoy copies one byte more on that line. A second PyBoy
+   error ends the other games' runs: PyBoy reads LY = 153 for the whole of line 153, a DMG
+   reads 0 after its first M-cycle (gbmicrotest line_153_ly_b/c/d/f: emurust passes, PyBoy
+   fails); Pandora's Blocks (0x6B9D, waits for LY = 0) and Tobu Tobu Girl leave their LY
+   loops a line later in PyBoy. Pictures of different game states cannot be compared, so a
+   game's comparison ends at its divergence; ``min_frames`` (observed, with a margin) makes a
+   regression fail.
 
 No other difference was found: before they diverge, every frame of every game is identical
 in both emulators, shade for shade, and so is WRAM.

@@ -163,6 +163,12 @@ class Point:
     #: Computes (on demand) the differences between emurust 4 T-cycles before the
     #: comparison point and PyBoy at it; None if emurust has no instruction boundary there.
     lagged_diffs: Callable[[], list[Diff] | None] | None = None
+    #: The drawing state of one screen row of the compared frame (see :class:`LineState`),
+    #: read from emurust re-run from the last matching point; None where it cannot be had.
+    line_state: Callable[[int], LineState | None] | None = None
+    #: A button was pressed (since PyBoy's IF bit 4 last read 0) while its P1 row was not
+    #: selected: on a DMG no P1 line falls, so no joypad interrupt is requested.
+    unselected_press: bool = False
 
 
 @dataclass(frozen=True)
@@ -249,6 +255,131 @@ def _first_frame_after_lcd_enable_rule(point: Point, diffs: list[Diff]) -> list[
     return []
 
 
+@dataclass(frozen=True)
+class LineState:
+    """What the PPU draws one screen row from: VRAM, OAM and the LCD registers, read at
+    the start of that row's mode 3 (emurust re-run from the last matching point)."""
+
+    vram: bytes
+    oam: bytes
+    lcdc: int
+    scy: int
+    scx: int
+    wy: int
+    wx: int
+    bgp: int
+    obp0: int
+    obp1: int
+
+
+def _bg_colour(state: LineState, row: int, x: int) -> int | None:
+    """The BG colour index (0-3) under pixel (row, x); None where the window covers it
+    (the window's line counter is not modelled here) or BG/window are off."""
+    lcdc = state.lcdc
+    if not lcdc & 0x01:
+        return None
+    if lcdc & 0x20 and state.wy <= row and x >= state.wx - 7:
+        return None
+    y, xx = (row + state.scy) & 0xFF, (x + state.scx) & 0xFF
+    tile = state.vram[(0x1C00 if lcdc & 0x08 else 0x1800) + (y // 8) * 32 + xx // 8]
+    base = tile * 16 if lcdc & 0x10 else 0x1000 + ((tile ^ 0x80) - 0x80) * 16
+    lo, hi = state.vram[base + (y % 8) * 2], state.vram[base + (y % 8) * 2 + 1]
+    bit = 7 - xx % 8
+    return ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1)
+
+
+def _objects_at(state: LineState, row: int, x: int) -> list[tuple[int, int]]:
+    """The objects of ``row`` covering pixel ``x`` in drawing priority (smaller X first,
+    then OAM order), each as (colour index 0-3, attribute flags)."""
+    height = 16 if state.lcdc & 0x04 else 8
+    selected = [n for n in range(40) if 0 <= row - (state.oam[4 * n] - 16) < height][:10]
+    out = []
+    for n in sorted(selected, key=lambda n: (state.oam[4 * n + 1], n)):
+        oy, ox, tile, flags = state.oam[4 * n : 4 * n + 4]
+        dx = x - (ox - 8)
+        if not 0 <= dx < 8:
+            continue
+        dy = row - (oy - 16)
+        if flags & 0x40:
+            dy = height - 1 - dy
+        if height == 16:
+            tile &= 0xFE
+        addr = tile * 16 + dy * 2
+        bit = dx if flags & 0x20 else 7 - dx
+        lo, hi = state.vram[addr], state.vram[addr + 1]
+        out.append((((lo >> bit) & 1) | (((hi >> bit) & 1) << 1), flags))
+    return out
+
+
+def _shade(palette: int, colour: int) -> int:
+    return (palette >> (2 * colour)) & 3
+
+
+def _obj_shade(state: LineState, colour: int, flags: int) -> int:
+    return _shade(state.obp1 if flags & 0x10 else state.obp0, colour)
+
+
+def hardware_pixel(state: LineState, row: int, x: int) -> int | None:
+    """A DMG pixel's shade (Pan Docs, OAM 'Drawing priority'): the first opaque object
+    pixel in drawing priority wins over the others; only then is its BG-over-OBJ bit
+    checked against the BG colour. None where :func:`_bg_colour` is None."""
+    bg = _bg_colour(state, row, x)
+    if bg is None:
+        return None
+    if state.lcdc & 0x02:
+        for colour, flags in _objects_at(state, row, x):
+            if colour:
+                if flags & 0x80 and bg:
+                    break
+                return _obj_shade(state, colour, flags)
+    return _shade(state.bgp, bg)
+
+
+def pyboy_pixel(state: LineState, row: int, x: int) -> int | None:
+    """The same pixel as PyBoy 2.8.1 draws it (pyboy/core/lcd.py,
+    ``Renderer.scanline_sprites``): objects are drawn from the lowest priority to the
+    highest, each opaque pixel overwriting the pixel unless its BG-over-OBJ bit is set and
+    the BG colour is not 0; so the highest-priority object that is opaque *and not masked
+    by the BG* wins, and a masked object does not hide the objects below it."""
+    bg = _bg_colour(state, row, x)
+    if bg is None:
+        return None
+    if state.lcdc & 0x02:
+        for colour, flags in _objects_at(state, row, x):
+            if colour and not (flags & 0x80 and bg):
+                return _obj_shade(state, colour, flags)
+    return _shade(state.bgp, bg)
+
+
+def _object_priority_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    screen = [d for d in diffs if d["region"] == "screen"]
+    if not screen or point.line_state is None:
+        return []
+    masked = []
+    for d in screen:
+        row, x = divmod(int(d["addr"]), 160)
+        state = point.line_state(row)
+        if state is None:
+            continue
+        hardware, pyboy = hardware_pixel(state, row, x), pyboy_pixel(state, row, x)
+        if hardware != pyboy and hardware == d["emurust"] and pyboy == d["pyboy"]:
+            masked.append(d)
+    return masked
+
+
+def _joypad_irq_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    if not point.unselected_press:
+        return []
+    return [
+        d
+        for d in diffs
+        if d["region"] == "io"
+        and d["addr"] == 0xFF0F
+        and int(d["pyboy"]) ^ int(d["emurust"]) == 0x10
+        and int(d["pyboy"]) & 0x10
+    ]
+
+
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     if not point.boot_rom_mapped:
         return []
@@ -280,6 +411,23 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "it and acts on it still diverges elsewhere"
         ),
         rule=_sb_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-joypad-irq-unselected-row",
+        masks=(
+            "bit 4 (joypad) of IF (0xFF0F) when PyBoy has it set and emurust not, all other "
+            "IF bits equal, after the input script pressed a button whose P1 row (P14 "
+            "directions, P15 actions) was not selected, until PyBoy's bit reads 0 again"
+        ),
+        evidence=(
+            "Pan Docs, 'Interrupt Sources', INT $60: the joypad interrupt is requested when "
+            "one of P1 bits 0-3 goes from high to low, which a press does only while its row "
+            "is selected (Pan Docs 'Joypad Input'). PyBoy 2.8.1 requests it on every press "
+            "(pyboy/core/mb.py, Motherboard.buttonevent). No test ROM in the shared set "
+            "covers the joypad interrupt. Only the flag is masked: a game that enables the "
+            "interrupt still diverges"
+        ),
+        rule=_joypad_irq_rule,
     ),
     AllowlistEntry(
         name="pyboy-line-153-ly-boot-loop",
@@ -335,9 +483,10 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         evidence=(
             "Pan Docs (LCDC.7: the screen stays blank during the first frame after the LCD "
-            "is switched on) and Mooneye acceptance/ppu/lcdon_timing-GS (emurust passes, "
-            "PyBoy fails): PyBoy ends a frame at every LCD enable, so its frame grid is "
-            "shifted against the LCD's from there on"
+            "is switched on). PyBoy ends a frame at every LCD enable, so its frame grid is "
+            "shifted against emurust's (frames end at VBlank start) from there on, and the "
+            "paired PyBoy frame is that blank first frame: a pairing difference, not a proven "
+            "emulation error (PyBoy 2.8.1 passes Mooneye acceptance/ppu/lcdon_timing-GS)"
         ),
         rule=_first_frame_after_lcd_enable_rule,
     ),
@@ -354,6 +503,29 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "tests/ppu_screens.rs)"
         ),
         rule=_boot_logo_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-object-priority-bg-over-obj",
+        masks=(
+            "screen pixels where two objects overlap and the higher-priority one (smaller X, "
+            "then OAM order) has an opaque pixel with its BG-over-OBJ bit (attribute bit 7) "
+            "set over BG colour 1-3: each masked pixel is recomputed from VRAM, OAM and the "
+            "LCD registers of its row (emurust re-run from the last matching point to that "
+            "row's mode 3) under the DMG rule and under PyBoy's, and masked only where the "
+            "two rules differ, emurust shows the DMG rule's shade and PyBoy its own (pixels "
+            "under the window are never masked)"
+        ),
+        evidence=(
+            "Pan Docs, 'OAM', 'Drawing priority' (tip 'Interaction with \"BG over OBJ\" "
+            "flag'): the PPU first picks the highest-priority opaque object pixel, and only "
+            "then checks that object's BG-over-OBJ bit, so such an object masks the objects "
+            "below it and the BG shows. PyBoy 2.8.1 draws objects from the lowest priority up "
+            "and skips masked pixels (pyboy/core/lcd.py, Renderer.scanline_sprites), so the "
+            "lower-priority object shows. No test ROM in the shared set isolates this: "
+            "dmg-acid2, the mealybug ROMs and mooneye manual-only/sprite_priority do not "
+            "combine overlapping objects with the BG-over-OBJ bit over BG colour 1-3"
+        ),
+        rule=_object_priority_rule,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""
@@ -874,6 +1046,7 @@ def _lockstep(
     last_good = gb.save_state()
     boot_mapped = True
     pending: list[tuple[str, str]] = []
+    unselected_press = False
     try:
         for frame in range(frames):
             gb.tick(1, render=compare_screen)
@@ -916,6 +1089,8 @@ def _lockstep(
                     pyboy_registers=pb_regs,
                     emurust_registers=ours_regs,
                     lagged_diffs=_lagged(data, boot, fault, last_good, pb, pb_regs),
+                    line_state=_LineStates(data, boot, fault, last_good),
+                    unselected_press=unselected_press,
                 )
                 diffs = _apply_allowlist(allowlist, point, diffs, result)
             if diffs:
@@ -935,9 +1110,13 @@ def _lockstep(
                 break
             if compared:
                 result.frames_compared += 1
+            if aligned and not pb.byte(0xFF0F) & 0x10:
+                unselected_press = False
             pending += script.get(frame, ())
             if pending and aligned and gb.cycles == pb.now:
                 for action, button in pending:
+                    if action == "press" and not _row_selected(gb.memory[0xFF00], button):
+                        unselected_press = True
                     getattr(gb, f"button_{action}")(button)
                     pb.press(action, button)
                 result.inputs_applied += len(pending)
@@ -946,6 +1125,51 @@ def _lockstep(
     finally:
         pb.stop()
     return result
+
+
+def _row_selected(p1: int, button: str) -> bool:
+    """Whether ``button``'s row is selected in P1 (0 selects: bit 4 directions, bit 5
+    actions)."""
+    directions = button.lower() in ("right", "left", "up", "down")
+    return not p1 & (0x10 if directions else 0x20)
+
+
+class _LineStates:
+    """:class:`LineState` of the rows of the compared frame, read from a scratch emurust
+    loaded with the last matching point (the start of the frame, PyBoy's previous frame
+    end) and run to each requested row's mode 3; rows are best asked in increasing order."""
+
+    def __init__(self, rom: bytes, boot: bytes, fault: str | None, last_good: bytes) -> None:
+        self._args = (rom, boot, fault, last_good)
+        self._gb: GameBoy | None = None
+        self._cache: dict[int, LineState | None] = {}
+
+    def __call__(self, row: int) -> LineState | None:
+        if row not in self._cache:
+            self._cache[row] = self._read(row)
+        return self._cache[row]
+
+    def _read(self, row: int) -> LineState | None:
+        rom, boot, fault, last_good = self._args
+        gb = self._gb
+        if gb is None or gb.memory[0xFF44] > row:
+            gb = self._gb = _new_emurust(rom, boot, fault)
+            gb.load_state(last_good)
+        for _ in range(4000):
+            ly, mode = gb.memory[0xFF44], gb.memory[0xFF41] & 3
+            if not gb.memory[0xFF40] & 0x80 or (row < ly < 144):
+                return None
+            if ly == row and mode == 3:
+                m = gb.memory
+                return LineState(
+                    m[0x8000:0xA000], m[0xFE00:0xFEA0], m[0xFF40], m[0xFF42], m[0xFF43],
+                    m[0xFF4A], m[0xFF4B], m[0xFF47], m[0xFF48], m[0xFF49],
+                )  # fmt: skip
+            lines = (row - ly) % 154
+            step = max(4, (lines - 1) * 456) if lines > 1 else 4
+            if not gb._step_to_cycle(gb.cycles + step):
+                return None  # a frame ended: this is not the compared frame any more
+        return None
 
 
 def _lagged(
