@@ -217,7 +217,7 @@ def _rust_ignored_roms() -> list[str]:
     micro = (ROOT / "tests" / "gbmicrotest.rs").read_text()
     known = micro[micro.index("const KNOWN_FAILURES") :]
     known = known[: known.index("];")]
-    roms += [f"gbmicrotest/{name}" for name in re.findall(r'\("([^"]+\.gb)", \w+\)', known)]
+    roms += [f"gbmicrotest/bin/{name}" for name in re.findall(r'\("([^"]+\.gb)", \w+\)', known)]
     oam = (ROOT / "tests" / "oam_bug.rs").read_text()
     roms += re.findall(r'#\[ignore[^\]]*\]\s*\w+:\s*"([^"]+)"', oam)
     return roms
