@@ -150,13 +150,24 @@ def test_tobu_tobu_girl_in_step(shared_roms: Path) -> None:
     # interrupt 4 T-cycles late (allowlisted: pyboy-late-interrupt-4-cycles, from frame
     # 51). At frame 293 the game polls LY for line 145 and PyBoy reads 153 in line 153,
     # where a DMG reads 0 (gbmicrotest line_153_ly_c/_d): PyBoy leaves the loop a frame
-    # early and the game states differ from there on.
+    # early. The terminal entry pyboy-line-153-ly-terminal proves it and stops the run.
     result = difftest.run_lockstep(path, frames=300, inputs={})
-    divergence = result.divergence
-    assert divergence is not None, result.summary()
-    assert divergence.frame == 293, divergence.summary()
+    assert result.divergence is None, result.summary()
+    assert result.stopped is not None
+    frame, name, proof = result.stopped
+    assert (frame, name) == (293, "pyboy-line-153-ly-terminal")
+    assert "0x34D5" in proof
+    assert "STAT mode was 1" in proof
     assert result.frames_compared == 293
     assert "pyboy-late-interrupt-4-cycles" in result.allowlisted
+    assert "stopped at frame 293: PyBoy deviation pyboy-line-153-ly-terminal" in result.summary()
+    # Without the terminal entry the same point is a divergence.
+    others = [e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-line-153-ly-terminal"]
+    result = difftest.run_lockstep(path, frames=300, inputs={}, allowlist=others)
+    divergence = result.divergence
+    assert divergence is not None, result.summary()
+    assert result.stopped is None
+    assert divergence.frame == 293, divergence.summary()
     assert divergence.registers["pyboy"]["a"] == 153  # LY as PyBoy read it
     assert divergence.registers["emurust"]["a"] == 0  # LY as a DMG reads it
     assert any("ldh a,($ff44)" in line for line in divergence.trace)
@@ -325,3 +336,21 @@ def test_activity_rom_object_priority_frame() -> None:
     result = difftest.run_lockstep(data, frames=1500, seed=0)
     assert result.divergence is None, result.summary()
     assert result.allowlist_first_frame["pyboy-object-priority-bg-over-obj"] == 1478
+
+
+def test_serial_transfer_rule_on_cpu_instrs(shared_roms: Path) -> None:
+    path = shared_roms / "blargg" / "cpu_instrs" / "individual" / "01-special.gb"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    # The test prints through the serial port (SC = 0x81); at frame 5's comparison point
+    # emurust's transfer is still running (SC bit 7 set), PyBoy's is over.
+    result = difftest.run_lockstep(path, frames=10, inputs={})
+    assert result.divergence is None, result.summary()
+    assert result.allowlist_first_frame["pyboy-serial-transfer-instant"] == 5
+    others = [e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-serial-transfer-instant"]
+    result = difftest.run_lockstep(path, frames=10, inputs={}, allowlist=others)
+    assert result.divergence is not None
+    assert result.divergence.frame == 5
+    assert {"region": "io", "addr": 0xFF02, "emurust": 0x81, "pyboy": 0x01} in (
+        result.divergence.diffs
+    )

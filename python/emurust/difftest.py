@@ -169,6 +169,13 @@ class Point:
     #: A button was pressed (since PyBoy's IF bit 4 last read 0) while its P1 row was not
     #: selected: on a DMG no P1 line falls, so no joypad interrupt is requested.
     unselected_press: bool = False
+    #: PyBoy's memory (for code bytes around its PC).
+    pyboy_byte: Callable[[int], int] | None = None
+    #: emurust's trace of the compared frame (re-run from the last matching point).
+    frame_trace: Callable[[], list[_TraceEntry]] | None = None
+    #: A scratch emurust at a given clock (re-run from the last matching point); None if
+    #: no instruction boundary is there.
+    emurust_at: Callable[[int], GameBoy | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +192,12 @@ class AllowlistEntry:
     #: Which emulator is right and the test ROM / document that shows it.
     evidence: str
     rule: Callable[[Point, list[Diff]], list[Diff]] = field(repr=False, compare=False)
+    #: A terminal entry: the deviation changes the program flow, so nothing can be masked
+    #: and the run stops. ``prove(point, diffs)`` returns the proof (a sentence) when the
+    #: remaining differences provably come from this deviation, else None.
+    prove: Callable[[Point, list[Diff]], str | None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
 
 def _power_on_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
@@ -380,6 +393,76 @@ def _joypad_irq_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     ]
 
 
+def _serial_busy_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    sc = [
+        d
+        for d in diffs
+        if d["region"] == "io"
+        and d["addr"] == 0xFF02
+        and int(d["emurust"]) == int(d["pyboy"]) | 0x80
+        and not int(d["pyboy"]) & 0x80
+        and int(d["pyboy"]) & 1
+    ]
+    if not sc or point.frame_trace is None:
+        return []
+    # emurust's program started an internal-clock transfer (wrote SC with bits 7 and 0
+    # set) less than 8 bits x 512 T-cycles before the comparison point.
+    for entry in point.frame_trace():
+        if (
+            entry["kind"] == "instruction"
+            and bytes(entry["opcode"][:2]) == b"\xe0\x02"
+            and entry["a"] & 0x81 == 0x81
+            and point.cycles - entry["cycles"] < 8 * 512
+        ):
+            return sc
+    return []
+
+
+def _never(point: Point, diffs: list[Diff]) -> list[Diff]:
+    return []
+
+
+_LY_READS = {0xF0: (2, b"\xf0\x44"), 0xFA: (3, b"\xfa\x44\xff")}
+
+
+def _ly153_proof(point: Point, diffs: list[Diff]) -> str | None:
+    # Only the registers an LY read and the compare/branch after it set may differ.
+    for d in diffs:
+        if d["region"] == "clock":
+            continue
+        if d["region"] != "registers" or d["addr"] not in ("a", "f", "pc"):
+            return None
+    pb, ours = point.pyboy_registers, point.emurust_registers
+    if pb["a"] != 153 or ours["a"] != 0 or point.pyboy_byte is None:
+        return None
+    if point.frame_trace is None or point.emurust_at is None:
+        return None
+    # PyBoy's PC is the instruction right after an LY read: PyBoy has just read 153.
+    read_pc = None
+    for length, code in _LY_READS.values():
+        start = (pb["pc"] - length) & 0xFFFF
+        if bytes(point.pyboy_byte(start + i) for i in range(length)) == code:
+            read_pc = start
+    if read_pc is None:
+        return None
+    # emurust ran the same instruction in this frame and read 0 in STAT mode 1, which
+    # happens only in line 153 (LY 0 otherwise is mode 2/3/0).
+    trace = point.frame_trace()
+    for before, after in zip(trace, trace[1:]):
+        if before["kind"] != "instruction" or before["pc"] != read_pc or after["a"] != 0:
+            continue
+        gb = point.emurust_at(after["cycles"])
+        if gb is None or gb.memory[0xFF44] != 0 or gb.memory[0xFF41] & 3 != 1:
+            continue
+        return (
+            f"PyBoy's PC 0x{pb['pc']:04X} follows the LY read at 0x{read_pc:04X} and its A "
+            f"holds 153 at its frame end (cycle {point.cycles}, line 153); emurust's same "
+            f"read ended at cycle {after['cycles']} with A = 0 while its STAT mode was 1 "
+            f"(LY 0 in mode 1: line 153); only registers A, F and PC differ"
+        )
+    return None
+
+
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     if not point.boot_rom_mapped:
         return []
@@ -527,6 +610,41 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_object_priority_rule,
     ),
+    AllowlistEntry(
+        name="pyboy-serial-transfer-instant",
+        masks=(
+            "bit 7 of SC (0xFF02) when emurust reads it set and PyBoy clear (other compared "
+            "bit, 0, equal and set), and emurust's traced re-run of the frame executed "
+            "ldh ($ff02),a with bits 7 and 0 set less than 4096 T-cycles (8 bits at 8192 Hz) "
+            "before the comparison point"
+        ),
+        evidence=(
+            "Pan Docs 'Serial Data Transfer': with the internal clock a transfer shifts one "
+            "bit per 512 T-cycles and SC bit 7 stays set until the 8th bit; PyBoy 2.8.1 "
+            "without a link partner clears it earlier. Not checked against a hardware test "
+            "ROM (none in the shared set isolates the transfer length). Only the bit is "
+            "masked: a program that polls it still diverges"
+        ),
+        rule=_serial_busy_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-line-153-ly-terminal",
+        masks=(
+            "nothing: a terminal entry. The run stops (status allowlisted) when the only "
+            "differences are registers A, F, PC (and the clock), PyBoy's A is 153 and its PC "
+            "is right after an LY read (ldh a,($ff44) / ld a,($ff44)), and emurust's same "
+            "read in the same frame (re-run from the last matching point, traced) returned 0 "
+            "while its STAT mode was 1, i.e. in line 153"
+        ),
+        evidence=(
+            "PyBoy reads LY = 153 for the whole of line 153; a DMG reads 0 from about 4 "
+            "T-cycles into line 153 (Pan Docs 'LY'; gbmicrotest line_153_ly_b/c/d/f: "
+            "emurust passes, PyBoy fails). The program then takes another branch, so no "
+            "mask can keep the two in step"
+        ),
+        rule=_never,
+        prove=_ly153_proof,
+    ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""
 
@@ -593,10 +711,22 @@ class LockstepResult:
     allowlist_counts: dict[str, int] = field(default_factory=dict)
     allowlist_first_frame: dict[str, int] = field(default_factory=dict)
     inputs_applied: int = 0
+    #: Set when a terminal allowlist entry stopped the run: (frame, entry name, proof).
+    stopped: tuple[int, str, str] | None = None
 
     @property
     def ok(self) -> bool:
         return self.divergence is None
+
+    def stop_text(self) -> str | None:
+        """ "stopped at frame F: PyBoy deviation NAME (proof: ...); N frames compared"."""
+        if self.stopped is None:
+            return None
+        frame, name, proof = self.stopped
+        return (
+            f"stopped at frame {frame}: PyBoy deviation {name} (proof: {proof}); "
+            f"{self.frames_compared} frames compared"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -608,6 +738,7 @@ class LockstepResult:
             "allowlist_counts": dict(self.allowlist_counts),
             "allowlist_first_frame": dict(self.allowlist_first_frame),
             "divergence": None if self.divergence is None else self.divergence.to_dict(),
+            "stopped": None if self.stopped is None else self.stop_text(),
         }
 
     def summary(self) -> str:
@@ -621,7 +752,12 @@ class LockstepResult:
                 f"  allowlisted {name}: {self.allowlist_counts[name]} frames, first frame "
                 f"{self.allowlist_first_frame[name]}"
             )
-        lines.append("  no divergence" if self.divergence is None else self.divergence.summary())
+        if self.stopped is not None:
+            lines.append(f"  {self.stop_text()}")
+        elif self.divergence is None:
+            lines.append("  no divergence")
+        else:
+            lines.append(self.divergence.summary())
         return "\n".join(lines)
 
 
@@ -1091,8 +1227,23 @@ def _lockstep(
                     lagged_diffs=_lagged(data, boot, fault, last_good, pb, pb_regs),
                     line_state=_LineStates(data, boot, fault, last_good),
                     unselected_press=unselected_press,
+                    pyboy_byte=pb.byte,
+                    frame_trace=_frame_trace(data, boot, fault, last_good, pb.now),
+                    emurust_at=_emurust_at(data, boot, fault, last_good),
                 )
                 diffs = _apply_allowlist(allowlist, point, diffs, result)
+                if diffs:
+                    for entry in allowlist:
+                        proof = None if entry.prove is None else entry.prove(point, diffs)
+                        if proof is not None:
+                            result.stopped = (frame, entry.name, proof)
+                            if entry.name not in result.allowlisted:
+                                result.allowlisted.append(entry.name)
+                                result.allowlist_first_frame[entry.name] = frame
+                            result.allowlist_counts[entry.name] = 1
+                            break
+                    if result.stopped is not None:
+                        break
             if diffs:
                 result.divergence = _divergence(
                     data,
@@ -1193,6 +1344,38 @@ def _lagged(
         diffs = _state_diffs(gb, pb, dict(gb.registers), pb_regs)
         # I/O registers: compared at the same clock (_late_interrupt_rule).
         return [d for d in diffs if d["region"] != "io"]
+
+    return compute
+
+
+def _frame_trace(
+    rom: bytes, boot: bytes, fault: str | None, last_good: bytes, target: int
+) -> Callable[[], list[_TraceEntry]]:
+    """emurust's steps from the last matching point to ``target`` (traced re-run)."""
+
+    def compute() -> list[_TraceEntry]:
+        gb = _new_emurust(rom, boot, fault)
+        gb.load_state(last_good)
+        gb.trace_enable(40000)
+        gb.tick(1, render=False)
+        gb._step_to_cycle(target)
+        return list(gb.trace())
+
+    return compute
+
+
+def _emurust_at(
+    rom: bytes, boot: bytes, fault: str | None, last_good: bytes
+) -> Callable[[int], GameBoy | None]:
+    """A scratch emurust run from the last matching point to exactly ``cycles``."""
+
+    def compute(cycles: int) -> GameBoy | None:
+        gb = _new_emurust(rom, boot, fault)
+        gb.load_state(last_good)
+        gb.tick(1, render=False)
+        if gb.cycles > cycles or not gb._step_to_cycle(cycles) or gb.cycles != cycles:
+            return None
+        return gb
 
     return compute
 

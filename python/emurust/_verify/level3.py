@@ -145,6 +145,9 @@ def check_long(target: Target, frames: int, seed: int, fault: str | None) -> Res
             if first
             else ""
         )
+    stop = getattr(res, "stop_text", lambda: None)()
+    if stop:
+        what += f"; {stop}"
     if res.allowlisted:
         what += f"; allowlisted: {', '.join(sorted(set(res.allowlisted)))[:300]}"
     return Result(
@@ -169,10 +172,13 @@ def check_short(target: Target, frames: int, seeds: Sequence[int], fault: str | 
     first_div: dict[str, Any] | None = None
     allow: set[str] = set()
     diverged = 0
+    stopped: list[str] = []
     for seed in seeds:
         res = _lockstep(target, frames, seed, fault)
         compared += res.frames_compared
         allow.update(res.allowlisted)
+        if getattr(res, "stopped", None) is not None:
+            stopped.append(f"seed {seed}: frame {res.stopped[0]} ({res.stopped[1]})")
         if res.divergence is None:
             until.append(frames)
         else:
@@ -191,6 +197,7 @@ def check_short(target: Target, frames: int, seeds: Sequence[int], fault: str | 
             "max": max(until),
         },
         "allowlisted": sorted(allow),
+        "stopped": stopped,
     }
     status: Status = "fail" if diverged else ("allowlisted" if allow else "pass")
     what = (
@@ -199,6 +206,8 @@ def check_short(target: Target, frames: int, seeds: Sequence[int], fault: str | 
         f"min {min(until)} / median {statistics.median(until):g} / max {max(until)} "
         f"({frames} = none)"
     )
+    if stopped:
+        what += f"; {len(stopped)} stopped at a proven PyBoy deviation: {'; '.join(stopped)[:300]}"
     if fault:
         what += f"; fault {fault!r} injected"
     return Result(
