@@ -79,23 +79,14 @@ impl Core {
         self.hw.ppu.rendering = render;
         self.hw.ppu.reference_renderer = self.hw.reference;
         if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true> {
-                hw: &mut self.hw,
-                ram,
-            };
+            let inner = Bus::<true>::new(&mut self.hw, ram);
             let mut bus = DiagBus { inner, diag };
             self.cpu.run_until(&mut bus, |b| b.inner.hw.frame_done);
         } else if self.hw.reference {
-            let mut bus = Bus::<true> {
-                hw: &mut self.hw,
-                ram,
-            };
+            let mut bus = Bus::<true>::new(&mut self.hw, ram);
             self.cpu.run_until(&mut bus, |b| b.hw.frame_done);
         } else {
-            let mut bus = Bus::<false> {
-                hw: &mut self.hw,
-                ram,
-            };
+            let mut bus = Bus::<false>::new(&mut self.hw, ram);
             self.cpu.run_until(&mut bus, |b| b.hw.frame_done);
         }
         self.frame_count += 1;
@@ -119,21 +110,12 @@ impl Core {
     /// idle); for tests and debuggers.
     pub fn step_instruction(&mut self, ram: &mut Ram) {
         if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true> {
-                hw: &mut self.hw,
-                ram,
-            };
+            let inner = Bus::<true>::new(&mut self.hw, ram);
             self.cpu.step(&mut DiagBus { inner, diag });
         } else if self.hw.reference {
-            self.cpu.step(&mut Bus::<true> {
-                hw: &mut self.hw,
-                ram,
-            });
+            self.cpu.step(&mut Bus::<true>::new(&mut self.hw, ram));
         } else {
-            self.cpu.step(&mut Bus::<false> {
-                hw: &mut self.hw,
-                ram,
-            });
+            self.cpu.step(&mut Bus::<false>::new(&mut self.hw, ram));
         }
     }
 
