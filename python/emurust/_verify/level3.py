@@ -88,28 +88,9 @@ def allowlist_entries() -> list[dict[str, str]]:
         difftest = import_difftest()
     except ImportError:
         return []
-    raw = None
-    for attr in ("ALLOWLIST", "DEFAULT_ALLOWLIST"):
-        raw = getattr(difftest, attr, None)
-        if raw is not None:
-            break
-    if raw is None:
-        return []
-    items = raw.values() if isinstance(raw, dict) else raw
-    out = []
-    for item in items:
-        if hasattr(item, "to_dict"):
-            d = item.to_dict()
-        elif isinstance(item, dict):
-            d = item
-        else:
-            d = {k: getattr(item, k, "") for k in ("name", "masks", "proof", "evidence")}
-        # The harness calls the proof "evidence" (the hardware test ROM / document).
-        proof = d.get("proof") or d.get("evidence", "")
-        out.append(
-            {"name": str(d.get("name", "")), "masks": str(d.get("masks", "")), "proof": str(proof)}
-        )
-    return out
+    return [
+        {"name": e.name, "masks": e.masks, "proof": e.evidence} for e in difftest.DEFAULT_ALLOWLIST
+    ]
 
 
 def _lockstep(target: Target, frames: int, seed: int, fault: str | None) -> Any:
@@ -145,7 +126,7 @@ def check_long(target: Target, frames: int, seed: int, fault: str | None) -> Res
             if first
             else ""
         )
-    stop = getattr(res, "stop_text", lambda: None)()
+    stop = res.stop_text()
     if stop:
         what += f"; {stop}"
     if res.allowlisted:
@@ -177,9 +158,11 @@ def check_short(target: Target, frames: int, seeds: Sequence[int], fault: str | 
         res = _lockstep(target, frames, seed, fault)
         compared += res.frames_compared
         allow.update(res.allowlisted)
-        if getattr(res, "stopped", None) is not None:
+        if res.stopped is not None:
+            # A proven PyBoy deviation ended the comparison: in step up to there.
             stopped.append(f"seed {seed}: frame {res.stopped[0]} ({res.stopped[1]})")
-        if res.divergence is None:
+            until.append(res.stopped[0])
+        elif res.divergence is None:
             until.append(frames)
         else:
             diverged += 1
@@ -191,7 +174,7 @@ def check_short(target: Target, frames: int, seeds: Sequence[int], fault: str | 
         "rollouts": len(seeds),
         "frames_each": frames,
         "diverged": diverged,
-        "frames_to_divergence": {
+        "frames_in_step": {
             "min": min(until),
             "median": statistics.median(until),
             "max": max(until),
@@ -202,9 +185,9 @@ def check_short(target: Target, frames: int, seeds: Sequence[int], fault: str | 
     status: Status = "fail" if diverged else ("allowlisted" if allow else "pass")
     what = (
         f"{target.label}: {len(seeds)} rollouts of {frames} frames (seeds {seeds[0]}.."
-        f"{seeds[-1]}), {diverged} diverged; frames until the first divergence "
-        f"min {min(until)} / median {statistics.median(until):g} / max {max(until)} "
-        f"({frames} = none)"
+        f"{seeds[-1]}), {diverged} diverged; frames in step (until the first divergence "
+        f"or a proven PyBoy deviation) min {min(until)} / median "
+        f"{statistics.median(until):g} / max {max(until)} ({frames} = whole rollout)"
     )
     if stopped:
         what += f"; {len(stopped)} stopped at a proven PyBoy deviation: {'; '.join(stopped)[:300]}"
