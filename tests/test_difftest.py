@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -354,3 +355,151 @@ def test_serial_transfer_rule_on_cpu_instrs(shared_roms: Path) -> None:
     assert {"region": "io", "addr": 0xFF02, "emurust": 0x81, "pyboy": 0x01} in (
         result.divergence.diffs
     )
+
+
+def _rom(shared_roms: Path, *parts: str) -> Path:
+    path = shared_roms.joinpath(*parts)
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    return path
+
+
+def _without(name: str) -> list[difftest.AllowlistEntry]:
+    return [e for e in difftest.DEFAULT_ALLOWLIST if e.name != name]
+
+
+def _capturing(
+    name: str, seen: list[tuple[difftest.Point, list[difftest.Diff]]]
+) -> list[difftest.AllowlistEntry]:
+    """The default allowlist with entry ``name``'s proof recording what it was shown."""
+    entries = []
+    for e in difftest.DEFAULT_ALLOWLIST:
+        if e.name == name:
+            assert e.prove is not None
+            e = difftest.AllowlistEntry(
+                e.name, e.masks, e.evidence, e.rule, _Recorder(e.prove, seen)
+            )
+        entries.append(e)
+    return entries
+
+
+class _Recorder:
+    def __init__(
+        self,
+        prove: Callable[[difftest.Point, list[difftest.Diff]], str | None],
+        seen: list[tuple[difftest.Point, list[difftest.Diff]]],
+    ) -> None:
+        self.prove, self.seen = prove, seen
+
+    def __call__(self, point: difftest.Point, diffs: list[difftest.Diff]) -> str | None:
+        self.seen.append((point, list(diffs)))
+        return self.prove(point, diffs)
+
+
+LY153 = "pyboy-line-153-ly-terminal"
+LCD_ON = "pyboy-lcd-enable-4-cycles-terminal"
+
+
+def test_line_153_proof_blargg_wait_loop(shared_roms: Path) -> None:
+    path = _rom(shared_roms, "blargg", "cpu_instrs", "individual", "01-special.gb")
+    # 0xC365 ldh a,($ff44); 0xC367 cp $90; 0xC369 jr nz: PyBoy's frame ends in line 153
+    # right after the cp, with the 153 it read in A; emurust read 0 (a DMG's LY there).
+    seen: list[tuple[difftest.Point, list[difftest.Diff]]] = []
+    result = difftest.run_lockstep(path, frames=150, allowlist=_capturing(LY153, seen))
+    assert result.divergence is None, result.summary()
+    assert result.stopped is not None
+    frame, name, proof = result.stopped
+    assert (frame, name) == (139, LY153)
+    assert "0xC365" in proof
+    assert "PC 0xC369" in proof
+    assert "A still 0" in proof
+    assert result.frames_compared == 139
+    # Strict: an unrelated difference next to the same registers is not proven.
+    point, diffs = seen[-1]
+    extra: difftest.Diff = {"region": "wram", "addr": 0xC000, "emurust": 1, "pyboy": 2}
+    assert difftest._ly153_proof(point, diffs) is not None
+    assert difftest._ly153_proof(point, [*diffs, extra]) is None
+    other_b: difftest.Diff = {"region": "registers", "addr": "b", "emurust": 1, "pyboy": 2}
+    point.pyboy_registers = {**point.pyboy_registers, "b": (point.emurust_registers["b"] + 1)}
+    assert difftest._ly153_proof(point, [*diffs, other_b]) is None
+    # Without the entry the same point is a divergence.
+    result = difftest.run_lockstep(path, frames=150, allowlist=_without(LY153))
+    divergence = result.divergence
+    assert divergence is not None
+    assert result.stopped is None
+    assert divergence.frame == 139, divergence.summary()
+    assert divergence.registers["pyboy"]["a"] == 153
+    assert divergence.registers["emurust"]["a"] == 0
+
+
+@pytest.mark.parametrize(("seed", "pyboy_a"), [(0, 0), (2, 153)])
+def test_line_153_proof_pandoras_blocks(shared_roms: Path, seed: int, pyboy_a: int) -> None:
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+    # 0x6B9D waits for LY = 0. emurust leaves the loop early in line 153 (a DMG reads LY 0
+    # there); PyBoy reads 153 and is still at the read at its frame end: with A = 153
+    # (seed 2: its frame ends inside line 153) or with the 0 it read when LY wrapped
+    # (seed 0), in the very state emurust had right after its read.
+    result = difftest.run_lockstep(path, frames=10, seed=seed)
+    assert result.divergence is None, result.summary()
+    assert result.stopped is not None
+    frame, name, proof = result.stopped
+    assert (frame, name) == (5, LY153)
+    assert "0x6B9D" in proof
+    assert f"A = {pyboy_a} " in proof
+    result = difftest.run_lockstep(path, frames=10, seed=seed, allowlist=_without(LY153))
+    divergence = result.divergence
+    assert divergence is not None
+    assert result.stopped is None
+    assert divergence.frame == 5, divergence.summary()
+    assert divergence.registers["pyboy"]["pc"] == 0x6B9F
+    assert divergence.registers["pyboy"]["a"] == pyboy_a
+
+
+@pytest.mark.parametrize(
+    ("parts", "seed", "frame", "read"),
+    [
+        # 2048's VRAM copy (0x172F: ldh a,($ff41); and $02; jr nz) reads STAT at a line
+        # start: emurust mode 2 (wait), PyBoy still mode 0 (copy one more byte).
+        (("homebrew", "2048", "2048.gb"), 0, 1, "90188"),
+        # Pandora's Blocks (seed 1) polls STAT at 0x3845 for mode 0 on a plain line:
+        # PyBoy sees mode 3 once more and runs 32 T-cycles behind.
+        (("homebrew", "pandoras-blocks", "PandorasBlocks.gbc"), 1, 5, "370604"),
+    ],
+)
+def test_lcd_enable_late_line_proof(
+    shared_roms: Path, parts: tuple[str, ...], seed: int, frame: int, read: str
+) -> None:
+    path = _rom(shared_roms, *parts)
+    seen: list[tuple[difftest.Point, list[difftest.Diff]]] = []
+    result = difftest.run_lockstep(
+        path, frames=frame + 3, seed=seed, allowlist=_capturing(LCD_ON, seen)
+    )
+    assert result.divergence is None, result.summary()
+    assert result.stopped is not None
+    stop, name, proof = result.stopped
+    assert (stop, name) == (frame, LCD_ON)
+    assert f"at cycle {read}" in proof
+    # Strict: a memory difference the replay does not reproduce is not proven.
+    point, diffs = seen[-1]
+    wrong: difftest.Diff = {"region": "vram", "addr": 0x8000, "emurust": 0, "pyboy": 1}
+    real = point.pyboy_diffs
+    assert real is not None
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert difftest._lcd_enable_late_proof(point, diffs) is None
+    # Without the entry the same point is a divergence.
+    result = difftest.run_lockstep(path, frames=frame + 3, seed=seed, allowlist=_without(LCD_ON))
+    divergence = result.divergence
+    assert divergence is not None
+    assert result.stopped is None
+    assert divergence.frame == frame, divergence.summary()
+
+
+def test_late_interrupt_rule_with_the_lcd_off(shared_roms: Path) -> None:
+    path = _rom(shared_roms, "homebrew", "libbet", "libbet.gb")
+    # From frame 276 libbet runs with the LCD off, 4 T-cycles later in PyBoy (an earlier
+    # interrupt, pyboy-late-interrupt-4-cycles). With the LCD off emurust's frame ends by
+    # time, up to an instruction past PyBoy's clock: the lagged machine must still be found
+    # (it was not, and frame 276 was reported as a divergence).
+    result = difftest.run_lockstep(path, frames=300)
+    assert result.divergence is None, result.summary()
+    assert result.allowlist_counts["pyboy-late-interrupt-4-cycles"] >= 72
