@@ -503,3 +503,22 @@ def test_late_interrupt_rule_with_the_lcd_off(shared_roms: Path) -> None:
     result = difftest.run_lockstep(path, frames=300)
     assert result.divergence is None, result.summary()
     assert result.allowlist_counts["pyboy-late-interrupt-4-cycles"] >= 72
+
+
+def test_lcd_enable_late_line_proof_after_a_late_interrupt(shared_roms: Path) -> None:
+    path = _rom(shared_roms, "homebrew", "libbet", "libbet.gb")
+    # Seed 5, frame 242: both wake from HALT at VBlank; PyBoy's line 144 starts 4 T-cycles
+    # late and it services the interrupt 4 T-cycles late on top, so at the LCD switch-off
+    # that ends PyBoy's frame it runs 8 T-cycles behind emurust: the late-line re-run,
+    # 4 T-cycles before PyBoy's clock, has PyBoy's state.
+    result = difftest.run_lockstep(path, frames=245, seed=5)
+    assert result.divergence is None, result.summary()
+    assert result.stopped is not None
+    frame, name, proof = result.stopped
+    assert (frame, name) == (242, LCD_ON)
+    assert "4 T-cycles before PyBoy's clock" in proof
+    result = difftest.run_lockstep(path, frames=245, seed=5, allowlist=_without(LCD_ON))
+    divergence = result.divergence
+    assert divergence is not None
+    assert divergence.frame == 242, divergence.summary()
+    assert {d["region"] for d in divergence.diffs} == {"registers", "clock"}

@@ -649,29 +649,60 @@ def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
         return None
     if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
         return None
-    replay = _late_line_replay(point.emurust_start(), point.pyboy_cycles)
-    if replay is None or not replay[1]:
-        return None
-    gb, changed = replay
+    # At PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an interrupt
+    # 4 T-cycles late (pyboy-late-interrupt-4-cycles) since the last matching point.
+    for lag in (0, 4):
+        replay = _late_line_replay(point.emurust_start(), point.pyboy_cycles - lag)
+        if replay is None or not replay[1]:
+            continue
+        gb, changed = replay
+        if lag and not _serviced_interrupt(point):
+            continue
+        if not _same_as_pyboy(point, gb, lag):
+            continue
+        first = ", ".join(str(c) for c in changed[:4])
+        when = (
+            f"PyBoy's clock {point.pyboy_cycles}"
+            if not lag
+            else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
+            f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
+        )
+        return (
+            f"emurust re-run from the last matching point with each line start (and mode 0 "
+            f"start on plain lines) seen 4 T-cycles late, as PyBoy's after an LCD enable, "
+            f"reaches PyBoy's state at {when}: registers, VRAM, OAM and memory equal "
+            f"(stack bytes below SP and LY/STAT aside); the late line start changed the "
+            f"outcome of {len(changed)} step(s), at cycle {first}"
+        )
+    return None
+
+
+def _serviced_interrupt(point: Point) -> bool:
+    """Whether emurust serviced an interrupt in the compared frame (traced re-run)."""
+    trace = point.frame_trace() if point.frame_trace is not None else []
+    return any(e["kind"] == "interrupt" for e in trace)
+
+
+def _same_as_pyboy(point: Point, gb: GameBoy, lag: int) -> bool:
+    """Whether the replay machine ``gb`` has PyBoy's state: its differences from PyBoy are
+    only those that emurust itself has at this point and an allowlist entry masked, LY
+    and STAT (PyBoy's line position: the deviation itself), WRAM/HRAM bytes up to 32
+    below SP (dead stack written by interrupt entries), and, for a machine ``lag``
+    T-cycles before PyBoy's clock, the I/O registers that count time."""
+    assert point.pyboy_diffs is not None
     sp = point.pyboy_registers["sp"]
     masked = {(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in point.masked}
     for d in point.pyboy_diffs(gb):
         if (d["region"], d["addr"], d["emurust"], d["pyboy"]) in masked:
-            continue  # the same difference as emurust's own, allowlisted above
+            continue
         if d["region"] == "io" and d["addr"] in (0xFF41, 0xFF44):
-            continue  # PyBoy's LY / STAT now: its line timing is the deviation proven
+            continue
+        if d["region"] == "io" and lag and d["addr"] in TIME_DRIVEN_IO:
+            continue
         if d["region"] in ("wram", "hram") and sp - 32 <= int(d["addr"]) < sp:
-            continue  # dead stack below SP (pushed by an interrupt entry, popped since)
-        return None
-    first = ", ".join(str(c) for c in changed[:4])
-    return (
-        f"emurust re-run from the last matching point with each line start (and mode 0 "
-        f"start on plain lines) seen 4 T-cycles late, as PyBoy's after an LCD enable, "
-        f"reaches PyBoy's clock {point.pyboy_cycles} "
-        f"with registers, VRAM, OAM and memory equal to PyBoy's (stack bytes below SP and "
-        f"LY/STAT aside); the late line start changed the outcome of {len(changed)} "
-        f"step(s), at cycle {first}"
-    )
+            continue
+        return False
+    return True
 
 
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
@@ -873,9 +904,12 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "mode 0 starts on a line with a minimum-length mode 3 (SCX a multiple of 8, no "
             "window, no object on the line), is re-run with the PPU's line-start and "
             "next-event clocks 4 T-cycles later in a "
-            "save state, then put back; the re-run must stop at PyBoy's clock exactly, at "
-            "least one such step must have had another outcome (registers or clock), and "
-            "its registers, WRAM, HRAM, VRAM, OAM and I/O registers must equal PyBoy's "
+            "save state, then put back; the re-run must stop at PyBoy's clock exactly (or "
+            "4 T-cycles before it when emurust's traced frame serviced an interrupt: PyBoy's "
+            "late "
+            "interrupt, pyboy-late-interrupt-4-cycles; then DIV/TIMA/IF are not compared), "
+            "at least one such step must have had another outcome (registers or clock), "
+            "and its registers, WRAM, HRAM, VRAM, OAM and I/O registers must equal PyBoy's "
             "except differences that emurust itself has there and an allowlist entry "
             "masked, LY and STAT (PyBoy's line position), and WRAM/HRAM bytes up to 32 "
             "below SP (dead stack written by interrupt entries)"
@@ -887,7 +921,9 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "lcdon_to_oam_int_l0/l1/l2 and lcdon_to_if_oam_b (the mode 2 interrupt), "
             "verified on a DMG: emurust passes, PyBoy fails. Its VBlank interrupt timing "
             "is wrong too (vblank_int_if_b/d, "
-            "vblank_int_nops_b: emurust passes, PyBoy fails), hence the dead stack bytes. "
+            "vblank_int_nops_b, vblank_int_halt_b, vblank2_int_halt_b: emurust passes, "
+            "PyBoy fails), hence the dead stack bytes and the extra 4 T-cycles after an "
+            "interrupt. "
             "A polling loop that reads STAT/LY at a line start takes another branch, so no "
             "mask can keep the two in step"
         ),
