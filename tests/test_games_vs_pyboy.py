@@ -64,7 +64,11 @@ Findings (allowlisted below with their reasons)
    later in PyBoy, so a polling-loop count that falls within those cycles differs. Measured in
    lockstep (``emurust.difftest``, same clock): 2048's VRAM copy loop (0x172F, waits for STAT
    mode 0/1) reads STAT at T-cycle 90200, line 35 after the game's LCD enable at 74240:
-   emurust mode 2, PyBoy mode 0, so PyBoy copies one byte more on that line. A second PyBoy
+   emurust mode 2, PyBoy mode 0, so PyBoy copies one byte more on that line. The lockstep
+   harness proves it (``pyboy-lcd-enable-4-cycles-terminal``): emurust re-run with every
+   line start seen 4 T-cycles late (and mode 0 on lines with a minimum-length mode 3)
+   reaches PyBoy's registers and memory exactly; mode 0 on a line with the window is not
+   late in PyBoy (2048 line 5), so PyBoy's mode 3 is not simply shifted. A second PyBoy
    error ends the other games' runs: PyBoy reads LY = 153 for the whole of line 153, a DMG
    reads 0 after its first M-cycle (gbmicrotest line_153_ly_b/c/d/f: emurust passes, PyBoy
    fails); Pandora's Blocks (0x6B9D, waits for LY = 0) and Tobu Tobu Girl leave their LY
