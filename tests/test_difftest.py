@@ -517,6 +517,11 @@ def test_lcd_enable_late_line_proof_after_a_late_interrupt(shared_roms: Path) ->
     frame, name, proof = result.stopped
     assert (frame, name) == (242, LCD_ON)
     assert "4 T-cycles before PyBoy's clock" in proof
+    # The same on the reference path (an injected fault libbet never triggers), where a
+    # halted CPU steps a few T-cycles at a time: the delayed line start outlives the step.
+    faulted = difftest.run_lockstep(path, frames=245, seed=5, fault="adc_half_carry")
+    assert faulted.stopped is not None, faulted.summary()
+    assert faulted.stopped[:2] == (242, LCD_ON)
     result = difftest.run_lockstep(path, frames=245, seed=5, allowlist=_without(LCD_ON))
     divergence = result.divergence
     assert divergence is not None

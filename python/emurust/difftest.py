@@ -605,16 +605,19 @@ def _plain_line(gb: GameBoy) -> bool:
     return not any(0 <= ly - (oam[4 * n] - 16) < height for n in range(40))
 
 
-def _late_line_replay(gb: GameBoy, target: int) -> tuple[GameBoy, list[int]] | None:
-    """Runs ``gb`` to ``target`` as PyBoy's PPU behaves after an LCD enable: each step
+def _late_line_replay(gb: GameBoy, target: int) -> tuple[GameBoy, list[int], list[int]] | None:
+    """Runs ``gb`` to ``target`` as PyBoy's PPU behaves after an LCD enable: a step
     (instruction, interrupt dispatch or halted step) during which a line starts (LY
     changes, or STAT enters mode 2, or mode 1 from mode 0), or mode 0 starts on a line
     whose mode 3 has its minimum length (:func:`_plain_line`), is re-run with the PPU's
-    line timing 4 T-cycles later, then the timing is put back. Returns the machine and the
-    clocks of the steps whose outcome (registers, clock) the late line start changed;
-    None if the machine has no instruction boundary at ``target`` or its state cannot be
-    shifted."""
+    line timing 4 T-cycles later; the timing is put back as soon as that event has
+    happened (in that step or a later one). Returns the machine, the clocks of the steps
+    whose event was delayed and of those whose outcome (clock, registers) the delay
+    changed; None if the machine has no instruction boundary at ``target`` or its state
+    cannot be shifted."""
+    delayed: list[int] = []
     changed: list[int] = []
+    late = False  # the PPU runs 4 T-cycles late until the delayed event has happened
     while gb.cycles < target:
         before = gb.save_state()
         ly, mode = gb.memory[0xFF44], gb.memory[0xFF41] & 3
@@ -623,24 +626,38 @@ def _late_line_replay(gb: GameBoy, target: int) -> tuple[GameBoy, list[int]] | N
         gb._step_to_cycle(start + 1)
         if gb.cycles == start:
             return None
-        ly1, mode1 = gb.memory[0xFF44], gb.memory[0xFF41] & 3
-        line_start = ly1 != ly or (mode1 == 2 and mode != 2) or (mode1 == 1 and mode == 0)
-        hblank = mode1 == 0 and mode == 3 and _plain_line(gb)
-        if not (on and gb.memory[0xFF40] & 0x80 and (line_start or hblank)):
+        if not _line_event(gb, on, ly, mode):
             continue
-        outcome = (gb.cycles, dict(gb.registers))
-        late = _shift_ppu(before, 4, start)
-        if late is None:
-            return None
-        gb.load_state(late)
-        gb._step_to_cycle(start + 1)
+        if not late:
+            outcome = (gb.cycles, dict(gb.registers))
+            shifted = _shift_ppu(before, 4, start)
+            if shifted is None:
+                return None
+            gb.load_state(shifted)
+            gb._step_to_cycle(start + 1)
+            delayed.append(start)
+            if (gb.cycles, dict(gb.registers)) != outcome:
+                changed.append(start)
+            late = not _line_event(gb, on, ly, mode)
+            if late:
+                continue
         back = _shift_ppu(gb.save_state(), -4, gb.cycles)
         if back is None:
             return None
         gb.load_state(back)
-        if (gb.cycles, dict(gb.registers)) != outcome:
-            changed.append(start)
-    return (gb, changed) if gb.cycles == target else None
+        late = False
+    return (gb, delayed, changed) if gb.cycles == target else None
+
+
+def _line_event(gb: GameBoy, on: int, ly: int, mode: int) -> bool:
+    """Whether, since LY ``ly`` and STAT mode ``mode`` were read with the LCD ``on``, a
+    line has started or mode 0 has started on a plain line (the LCD on throughout)."""
+    ly1, mode1 = gb.memory[0xFF44], gb.memory[0xFF41] & 3
+    if not (on and gb.memory[0xFF40] & 0x80):
+        return False
+    if ly1 != ly or (mode1 == 2 and mode != 2) or (mode1 == 1 and mode == 0):
+        return True
+    return mode1 == 0 and mode == 3 and _plain_line(gb)
 
 
 def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
@@ -655,12 +672,12 @@ def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
         replay = _late_line_replay(point.emurust_start(), point.pyboy_cycles - lag)
         if replay is None or not replay[1]:
             continue
-        gb, changed = replay
+        gb, delayed, changed = replay
         if lag and not _serviced_interrupt(point):
             continue
         if not _same_as_pyboy(point, gb, lag):
             continue
-        first = ", ".join(str(c) for c in changed[:4])
+        steps = ", ".join(str(c) for c in changed[:4]) or "none"
         when = (
             f"PyBoy's clock {point.pyboy_cycles}"
             if not lag
@@ -671,8 +688,8 @@ def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
             f"emurust re-run from the last matching point with each line start (and mode 0 "
             f"start on plain lines) seen 4 T-cycles late, as PyBoy's after an LCD enable, "
             f"reaches PyBoy's state at {when}: registers, VRAM, OAM and memory equal "
-            f"(stack bytes below SP and LY/STAT aside); the late line start changed the "
-            f"outcome of {len(changed)} step(s), at cycle {first}"
+            f"(stack bytes below SP and LY/STAT aside); {len(delayed)} line start(s) "
+            f"delayed, which changed the outcome of the step(s) at cycle {steps}"
         )
     return None
 
@@ -898,21 +915,20 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         masks=(
             "nothing: a terminal entry. The run stops (status allowlisted) when the only "
             "differences are registers, the clock, memory and I/O, and emurust re-run from "
-            "the last matching point with every line start seen 4 T-cycles late reaches "
-            "PyBoy's state: each step (instruction, interrupt dispatch, halted step) during "
-            "which a line starts (LY changes, STAT enters mode 2, or mode 1 from mode 0), or "
-            "mode 0 starts on a line with a minimum-length mode 3 (SCX a multiple of 8, no "
+            "the last matching point with its line starts seen 4 T-cycles late reaches "
+            "PyBoy's state: a step (instruction, interrupt dispatch, halted step) in which "
+            "a line starts (LY changes, STAT enters mode 2, or mode 1 from mode 0), or mode "
+            "0 starts on a line with a minimum-length mode 3 (SCX a multiple of 8, no "
             "window, no object on the line), is re-run with the PPU's line-start and "
-            "next-event clocks 4 T-cycles later in a "
-            "save state, then put back; the re-run must stop at PyBoy's clock exactly (or "
-            "4 T-cycles before it when emurust's traced frame serviced an interrupt: PyBoy's "
-            "late "
-            "interrupt, pyboy-late-interrupt-4-cycles; then DIV/TIMA/IF are not compared), "
-            "at least one such step must have had another outcome (registers or clock), "
-            "and its registers, WRAM, HRAM, VRAM, OAM and I/O registers must equal PyBoy's "
-            "except differences that emurust itself has there and an allowlist entry "
-            "masked, LY and STAT (PyBoy's line position), and WRAM/HRAM bytes up to 32 "
-            "below SP (dead stack written by interrupt entries)"
+            "next-event clocks 4 T-cycles later in a save state, put back once that event "
+            "has happened; at least one line start must have been delayed, and the re-run "
+            "must stop at PyBoy's clock exactly (or 4 T-cycles before it when emurust's "
+            "traced frame serviced an interrupt: PyBoy's late interrupt, "
+            "pyboy-late-interrupt-4-cycles; then DIV/TIMA/IF are not compared) with its "
+            "registers, WRAM, HRAM, VRAM, OAM and I/O registers equal to PyBoy's, except "
+            "differences that emurust itself has there and an allowlist entry masked, LY "
+            "and STAT (PyBoy's line position), and WRAM/HRAM bytes up to 32 below SP (dead "
+            "stack written by interrupt entries)"
         ),
         evidence=(
             "PyBoy's lines start 4 T-cycles later than a DMG's after an LCD enable: "
