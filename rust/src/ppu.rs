@@ -1551,6 +1551,23 @@ impl Ppu {
                 progress = 0;
                 win_tiles = 0;
             }
+            // WX <= 7 - SCX % 8: the window starts with the line (its first
+            // 7 - WX pixels off the left edge): the first background tile is
+            // dropped and the window fetch takes its place (mealybug
+            // m3_window_timing: no dot is lost beyond the fetch itself).
+            if !started
+                && !in_window
+                && progress == 6
+                && r.lcdc & 0x20 != 0
+                && self.wy_triggered
+                && (r.wx as i16) <= 7 - fine
+            {
+                in_window = true;
+                self.window_drawn_this_line = true;
+                win_skip = (7 - fine - r.wx as i16) as usize;
+                progress = 0;
+                win_tiles = 0;
+            }
             // Object fetch in progress: the fetcher and shifter wait.
             if let ObjFetch::Fetching(k, n) = ofetch {
                 if n < OBJ_FETCH_DOTS {
@@ -1659,17 +1676,6 @@ impl Ppu {
             }
             if !started {
                 started = true;
-                // WX <= 7 - SCX % 8: the window starts with the line, its
-                // first (7 - WX) pixels off the left edge.
-                if r.lcdc & 0x20 != 0 && self.wy_triggered && (r.wx as i16) <= 7 - fine {
-                    in_window = true;
-                    self.window_drawn_this_line = true;
-                    win_skip = (7 - fine - r.wx as i16) as usize;
-                    bg_len = 0;
-                    progress = 0;
-                    win_tiles = 0;
-                    continue;
-                }
             }
             // An object reached at this pixel.
             if ofetch == ObjFetch::Idle && pending != 0 {
