@@ -248,7 +248,6 @@ mealybug_tests! {
     m3_scx_high_5_bits;
     #[ignore = "540 pixels differ: SCX bits 0-2 written mid-line (rows 0-143)"]
     m3_scx_low_3_bits;
-    #[ignore = "29 pixels differ: SCY written mid-line (rows 7, 15, 23, 31, 47, 55...)"]
     m3_scy_change;
     #[ignore = "3 pixels differ: window start timing (rows 0-1)"]
     m3_window_timing;

@@ -209,7 +209,6 @@ _MEALYBUG_FAILURES = {
     "m3_lcdc_win_map_change": "580 px: LCDC.6 window map toggled mid-line",
     "m3_obp0_change": "432 px: OBP0 written mid-line",
     "m3_scx_low_3_bits": "540 px: SCX bits 0-2 written mid-line",
-    "m3_scy_change": "29 px: SCY written mid-line",
     "m3_window_timing": "3 px: window start timing",
     "m3_window_timing_wx_0": "322 px: window start timing with WX=0",
     "m3_wx_4_change": "12379 px: WX written mid-line",

@@ -1342,8 +1342,12 @@ impl Ppu {
 /// start (`line_start`). Calibrated with the DMG BGP write tests: a register
 /// write at CPU time `now` lands on FIFO dot `now - line_start - FIFO_ORIGIN`.
 const FIFO_ORIGIN: u64 = OAM_SCAN_DOTS + 3;
-/// Dots of the discarded first fetch of a line.
-const FIFO_FIRST_FETCH: u32 = 6;
+/// The first tile's fetch starts this many dots into mode 3, and it is
+/// pushed (pixels start to shift out) at dot `FIFO_FIRST_PUSH`. (Mealybug
+/// m3_scy_change and m3_lcdc_bg_map_change place the reads of the first
+/// tile a few dots before the second tile's, which starts with the push.)
+const FIFO_FIRST_FETCH: u32 = 4;
+const FIFO_FIRST_PUSH: u32 = 12;
 /// Fetcher progress (dots into the 6-dot fetch) at which each of its VRAM
 /// reads happens: the tile number, the low and the high data byte.
 const FETCH_TILE_AT: u8 = 0;
@@ -1558,6 +1562,7 @@ impl Ppu {
             if !started
                 && !in_window
                 && progress == 6
+                && dot > FIFO_FIRST_PUSH
                 && r.lcdc & 0x20 != 0
                 && self.wy_triggered
                 && (r.wx as i16) <= 7 - fine
@@ -1580,7 +1585,7 @@ impl Ppu {
                     continue;
                 }
             }
-            if !started && progress == 6 && !first_push_checked {
+            if !started && progress == 6 && dot > FIFO_FIRST_PUSH && !first_push_checked {
                 // Objects left of the first pixel (X < 8 - SCX % 8) are
                 // fetched before the first tile is pushed: 6 dots each, plus
                 // the wait for the background fetch, as Pan Docs' penalty
@@ -1614,7 +1619,7 @@ impl Ppu {
             }
             // Background / window fetcher: push into an empty FIFO, and the
             // next fetch starts (reads its tile number) on the same dot.
-            if progress == 6 && bg_len == 0 {
+            if progress == 6 && bg_len == 0 && (started || dot > FIFO_FIRST_PUSH) {
                 for (p, px) in bg.iter_mut().enumerate() {
                     *px = ((hi >> (7 - p)) & 1) << 1 | ((lo >> (7 - p)) & 1);
                 }
