@@ -229,9 +229,9 @@ mealybug_tests! {
     m3_lcdc_obj_en_change;
     #[ignore = "242 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 24-25, 27, 29-48, 50-53, 55-111, 113-118...)"]
     m3_lcdc_obj_en_change_variant;
-    #[ignore = "70 pixels differ: LCDC.2 OBJ size toggled mid-line (rows 8-11, 20-29, 34-39)"]
+    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line (rows 8-13, 18-23)"]
     m3_lcdc_obj_size_change;
-    #[ignore = "110 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 4-7, 18-23, 34-39, 50-61, 132-135)"]
+    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 2-7, 130-135)"]
     m3_lcdc_obj_size_change_scx;
     #[ignore = "398 pixels differ: LCDC.4 tile data toggled mid-line (rows 10-13, 17-22, 24-143)"]
     m3_lcdc_tile_sel_change;

@@ -1356,6 +1356,9 @@ const FETCH_HIGH_AT: u8 = 4;
 /// An object fetch starts once the background fetch has finished.
 const OBJ_WAIT_PROGRESS: u8 = 6;
 const OBJ_FETCH_DOTS: u8 = 6;
+/// The dot of an object fetch (1..=6) on which LCDC.2 (object size) is read
+/// (with its low data byte; fitted to mealybug m3_lcdc_obj_size_change*).
+const OBJ_SIZE_AT: u8 = 3;
 
 /// The registers the FIFO reads during a line.
 #[derive(Clone, Copy, Default)]
@@ -1520,6 +1523,7 @@ impl Ppu {
         // Objects of this line not yet reached, and the object fetch.
         let mut pending: u16 = (1u16 << self.line_obj_count) - 1;
         let mut ofetch = ObjFetch::Idle;
+        let mut obj_lcdc = r.lcdc;
         let writes = std::mem::take(&mut self.mid_writes);
         let mut wi = 0;
         let mut dot: u32 = 0;
@@ -1575,10 +1579,13 @@ impl Ppu {
             }
             // Object fetch in progress: the fetcher and shifter wait.
             if let ObjFetch::Fetching(k, n) = ofetch {
+                if n == OBJ_SIZE_AT {
+                    obj_lcdc = r.lcdc;
+                }
                 if n < OBJ_FETCH_DOTS {
                     ofetch = ObjFetch::Fetching(k, n + 1);
                 } else {
-                    self.merge_object(k as usize, r.lcdc, lx, &mut obj, obj_head);
+                    self.merge_object(k as usize, obj_lcdc, lx, &mut obj, obj_head);
                     ofetch = ObjFetch::Idle;
                 }
                 if ofetch != ObjFetch::Idle {
