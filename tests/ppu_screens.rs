@@ -229,30 +229,29 @@ mealybug_tests! {
     m3_lcdc_obj_en_change;
     #[ignore = "242 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 24-25, 27, 29-48, 50-53, 55-111, 113-118...)"]
     m3_lcdc_obj_en_change_variant;
-    #[ignore = "70 pixels differ: LCDC.2 OBJ size toggled mid-line (rows 8-11, 20-29, 34-39)"]
+    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line (rows 8-13, 18-23)"]
     m3_lcdc_obj_size_change;
-    #[ignore = "110 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 4-7, 18-23, 34-39, 50-61, 132-135)"]
+    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 2-7, 130-135)"]
     m3_lcdc_obj_size_change_scx;
     #[ignore = "398 pixels differ: LCDC.4 tile data toggled mid-line (rows 10-13, 17-22, 24-143)"]
     m3_lcdc_tile_sel_change;
-    #[ignore = "1128 pixels differ: LCDC.4 tile data toggled mid-line in the window (rows 24-31, 40-143)"]
+    #[ignore = "812 pixels differ: LCDC.4 tile data toggled mid-line in the window (rows 0-143)"]
     m3_lcdc_tile_sel_win_change;
     #[ignore = "6066 pixels differ: LCDC.5 window enable toggled several times per line (rows 0-143)"]
     m3_lcdc_win_en_change_multiple;
-    #[ignore = "57 pixels differ: LCDC.5 window enable toggled, several WX (rows 0-7, 15-16, 39, 44)"]
+    #[ignore = "21 pixels differ: LCDC.5 window enable toggled, several WX (rows 0-1, 15-16, 39, 44)"]
     m3_lcdc_win_en_change_multiple_wx;
-    #[ignore = "496 pixels differ: LCDC.6 window map toggled mid-line (rows 8-15, 24-143)"]
+    #[ignore = "580 pixels differ: LCDC.6 window map toggled mid-line (rows 0-143)"]
     m3_lcdc_win_map_change;
     #[ignore = "432 pixels differ: OBP0 written mid-line (rows 2-5, 9-14, 16-143)"]
     m3_obp0_change;
     m3_scx_high_5_bits;
     #[ignore = "540 pixels differ: SCX bits 0-2 written mid-line (rows 0-143)"]
     m3_scx_low_3_bits;
-    #[ignore = "29 pixels differ: SCY written mid-line (rows 7, 15, 23, 31, 47, 55...)"]
     m3_scy_change;
-    #[ignore = "9 pixels differ: window start timing (rows 0-7)"]
+    #[ignore = "3 pixels differ: window start timing (rows 0-1)"]
     m3_window_timing;
-    #[ignore = "358 pixels differ: window start timing with WX=0 (rows 0-4, 6-12, 14-20, 22-28, 30-36, 38-44...)"]
+    #[ignore = "322 pixels differ: window start timing with WX=0 (rows 0-3, 5-11, 13-19, 21-27, 29-35, 37-43...)"]
     m3_window_timing_wx_0;
     #[ignore = "12379 pixels differ: WX written mid-line (rows 5-143)"]
     m3_wx_4_change;

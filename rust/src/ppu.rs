@@ -1342,8 +1342,12 @@ impl Ppu {
 /// start (`line_start`). Calibrated with the DMG BGP write tests: a register
 /// write at CPU time `now` lands on FIFO dot `now - line_start - FIFO_ORIGIN`.
 const FIFO_ORIGIN: u64 = OAM_SCAN_DOTS + 3;
-/// Dots of the discarded first fetch of a line.
-const FIFO_FIRST_FETCH: u32 = 6;
+/// The first tile's fetch starts this many dots into mode 3, and it is
+/// pushed (pixels start to shift out) at dot `FIFO_FIRST_PUSH`. (Mealybug
+/// m3_scy_change and m3_lcdc_bg_map_change place the reads of the first
+/// tile a few dots before the second tile's, which starts with the push.)
+const FIFO_FIRST_FETCH: u32 = 4;
+const FIFO_FIRST_PUSH: u32 = 12;
 /// Fetcher progress (dots into the 6-dot fetch) at which each of its VRAM
 /// reads happens: the tile number, the low and the high data byte.
 const FETCH_TILE_AT: u8 = 0;
@@ -1352,6 +1356,9 @@ const FETCH_HIGH_AT: u8 = 4;
 /// An object fetch starts once the background fetch has finished.
 const OBJ_WAIT_PROGRESS: u8 = 6;
 const OBJ_FETCH_DOTS: u8 = 6;
+/// The dot of an object fetch (1..=6) on which LCDC.2 (object size) is read
+/// (with its low data byte; fitted to mealybug m3_lcdc_obj_size_change*).
+const OBJ_SIZE_AT: u8 = 3;
 
 /// The registers the FIFO reads during a line.
 #[derive(Clone, Copy, Default)]
@@ -1516,6 +1523,7 @@ impl Ppu {
         // Objects of this line not yet reached, and the object fetch.
         let mut pending: u16 = (1u16 << self.line_obj_count) - 1;
         let mut ofetch = ObjFetch::Idle;
+        let mut obj_lcdc = r.lcdc;
         let writes = std::mem::take(&mut self.mid_writes);
         let mut wi = 0;
         let mut dot: u32 = 0;
@@ -1551,19 +1559,40 @@ impl Ppu {
                 progress = 0;
                 win_tiles = 0;
             }
+            // WX <= 7 - SCX % 8: the window starts with the line (its first
+            // 7 - WX pixels off the left edge): the first background tile is
+            // dropped and the window fetch takes its place (mealybug
+            // m3_window_timing: no dot is lost beyond the fetch itself).
+            if !started
+                && !in_window
+                && progress == 6
+                && dot > FIFO_FIRST_PUSH
+                && r.lcdc & 0x20 != 0
+                && self.wy_triggered
+                && (r.wx as i16) <= 7 - fine
+            {
+                in_window = true;
+                self.window_drawn_this_line = true;
+                win_skip = (7 - fine - r.wx as i16) as usize;
+                progress = 0;
+                win_tiles = 0;
+            }
             // Object fetch in progress: the fetcher and shifter wait.
             if let ObjFetch::Fetching(k, n) = ofetch {
+                if n == OBJ_SIZE_AT {
+                    obj_lcdc = r.lcdc;
+                }
                 if n < OBJ_FETCH_DOTS {
                     ofetch = ObjFetch::Fetching(k, n + 1);
                 } else {
-                    self.merge_object(k as usize, r.lcdc, lx, &mut obj, obj_head);
+                    self.merge_object(k as usize, obj_lcdc, lx, &mut obj, obj_head);
                     ofetch = ObjFetch::Idle;
                 }
                 if ofetch != ObjFetch::Idle {
                     continue;
                 }
             }
-            if !started && progress == 6 && !first_push_checked {
+            if !started && progress == 6 && dot > FIFO_FIRST_PUSH && !first_push_checked {
                 // Objects left of the first pixel (X < 8 - SCX % 8) are
                 // fetched before the first tile is pushed: 6 dots each, plus
                 // the wait for the background fetch, as Pan Docs' penalty
@@ -1597,7 +1626,7 @@ impl Ppu {
             }
             // Background / window fetcher: push into an empty FIFO, and the
             // next fetch starts (reads its tile number) on the same dot.
-            if progress == 6 && bg_len == 0 {
+            if progress == 6 && bg_len == 0 && (started || dot > FIFO_FIRST_PUSH) {
                 for (p, px) in bg.iter_mut().enumerate() {
                     *px = ((hi >> (7 - p)) & 1) << 1 | ((lo >> (7 - p)) & 1);
                 }
@@ -1659,17 +1688,6 @@ impl Ppu {
             }
             if !started {
                 started = true;
-                // WX <= 7 - SCX % 8: the window starts with the line, its
-                // first (7 - WX) pixels off the left edge.
-                if r.lcdc & 0x20 != 0 && self.wy_triggered && (r.wx as i16) <= 7 - fine {
-                    in_window = true;
-                    self.window_drawn_this_line = true;
-                    win_skip = (7 - fine - r.wx as i16) as usize;
-                    bg_len = 0;
-                    progress = 0;
-                    win_tiles = 0;
-                    continue;
-                }
             }
             // An object reached at this pixel.
             if ofetch == ObjFetch::Idle && pending != 0 {
