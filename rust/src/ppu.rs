@@ -7,8 +7,11 @@
 //! frame costs a few hundred transitions instead of 70,224 dot steps. The
 //! reference path calls `catch_up` every M-cycle.
 //!
-//! Pixel output hooks in at the mode 3 -> mode 0 transition (a later issue):
-//! whole scanlines are drawn there when the frame is being looked at.
+//! Pixel output (only for frames someone looks at): a line is drawn whole, a
+//! tile row at a time, once nothing can change it any more; a line with a
+//! register write during mode 3 is replayed at its end by a dot-level pixel
+//! FIFO with the logged writes applied at their dots. Reference mode draws
+//! every line with the FIFO.
 
 use crate::error::{Error, Result};
 use crate::screen::{PIXELS, WIDTH};
