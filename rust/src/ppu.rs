@@ -1148,28 +1148,7 @@ impl Ppu {
     /// The two bit-planes of the row of object `i` that LY crosses.
     #[inline]
     fn object_row(&self, i: usize) -> (u8, u8) {
-        let tall = self.lcdc & 0x04 != 0;
-        let height = if tall { 16 } else { 8 };
-        let attrs = self.oam[i * 4 + 3];
-        // The row counts from the object's top; only its low 3 (8x8) or 4
-        // (8x16) bits reach the tile address. An object picked by an 8x16
-        // OAM scan can meet an 8x8 LCDC mid-line (mealybug obj_size_change).
-        let mut row =
-            (self.ly.wrapping_add(16).wrapping_sub(self.oam[i * 4]) as usize) & (height - 1);
-        if attrs & 0x40 != 0 {
-            row = height - 1 - row;
-        }
-        let mut tile = self.oam[i * 4 + 2] as usize;
-        if tall {
-            tile &= 0xFE;
-        }
-        let addr = tile * 16 + row * 2;
-        let (lo, hi) = (self.vram[addr], self.vram[addr + 1]);
-        if attrs & 0x20 != 0 {
-            (lo.reverse_bits(), hi.reverse_bits())
-        } else {
-            (lo, hi)
-        }
+        self.object_row_with(i, self.lcdc)
     }
 
     /// Fetch a run of BG or window tiles of one map row into the line
@@ -1433,11 +1412,16 @@ impl Ppu {
     }
 
     /// The two bit-planes of object `i`'s row on this line, with the object
-    /// size read now (LCDC.2 is read when the object's data is fetched).
+    /// size taken from `lcdc` (LCDC.2 is read when the object's data is
+    /// fetched).
+    #[inline]
     fn object_row_with(&self, i: usize, lcdc: u8) -> (u8, u8) {
         let tall = lcdc & 0x04 != 0;
         let height = if tall { 16 } else { 8 };
         let attrs = self.oam[i * 4 + 3];
+        // The row counts from the object's top; only its low 3 (8x8) or 4
+        // (8x16) bits reach the tile address. An object picked by an 8x16
+        // OAM scan can meet an 8x8 LCDC mid-line (mealybug obj_size_change).
         let mut row =
             (self.ly.wrapping_add(16).wrapping_sub(self.oam[i * 4]) as usize) & (height - 1);
         if attrs & 0x40 != 0 {
