@@ -113,9 +113,6 @@ pub struct Ppu {
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
     line_ci: [u8; LINE_BUF],
-    /// Pixels of the current line already drawn (mid-line register writes
-    /// draw up to the current pixel with the old values first).
-    line_x: u8,
     /// Objects selected by this line's OAM scan (OAM indices, in OAM order).
     line_objs: [u8; 10],
     line_obj_count: u8,
@@ -182,7 +179,6 @@ impl Ppu {
             bg_pal: QuadPalette::new(),
             line_buf: [0; LINE_BUF],
             line_ci: [0; LINE_BUF],
-            line_x: 0,
             line_objs: [0; 10],
             line_obj_count: 0,
             window_line: 0,
@@ -1052,7 +1048,6 @@ impl Ppu {
     /// OAM scan for the current line: the first ten objects (OAM order)
     /// whose rows include LY.
     fn start_line_drawing(&mut self) {
-        self.line_x = 0;
         self.line_pending = true;
         self.window_drawn_this_line = false;
         if self.ly == self.wy {
@@ -1090,31 +1085,22 @@ impl Ppu {
 
     fn finish_line_drawing(&mut self) {
         self.line_pending = false;
-        if self.ly < 144 && (self.reference_renderer || !self.mid_writes.is_empty()) {
+        if self.ly >= 144 {
+            return;
+        }
+        if self.reference_renderer || !self.mid_writes.is_empty() {
             let regs = if self.mid_writes.is_empty() {
                 self.line_regs()
             } else {
                 self.mid_regs
             };
             self.fifo_line(regs);
-            self.line_x = WIDTH as u8;
         } else {
-            self.draw_to(WIDTH as u8);
+            self.draw_span_fast(0, WIDTH);
         }
-        if self.line_x as usize >= WIDTH && self.ly < 144 && self.window_drawn_this_line {
+        if self.window_drawn_this_line {
             self.window_line = self.window_line.wrapping_add(1);
         }
-    }
-
-    /// Draw the current line from `line_x` up to (not including) `x_end`.
-    fn draw_to(&mut self, x_end: u8) {
-        let x0 = self.line_x as usize;
-        let x1 = (x_end as usize).min(WIDTH);
-        if x0 >= x1 || self.ly >= 144 {
-            return;
-        }
-        self.draw_span_fast(x0, x1);
-        self.line_x = x1 as u8;
     }
 
     /// First screen x of the window on this line, if it shows at all.
@@ -1479,8 +1465,7 @@ impl Ppu {
 
     /// Draw the current line by running mode 3 dot by dot, starting from
     /// the registers `r` and applying `self.mid_writes` at their dots.
-    /// Returns the number of dots mode 3 took.
-    fn fifo_line(&mut self, mut r: LineRegs) -> u32 {
+    fn fifo_line(&mut self, mut r: LineRegs) {
         let ly = self.ly;
         let row = ly as usize * WIDTH;
         let fine = (r.scx & 7) as i16;
@@ -1715,7 +1700,6 @@ impl Ppu {
         }
         self.mid_writes = writes;
         self.mid_writes.clear();
-        dot
     }
 }
 
