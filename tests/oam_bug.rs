@@ -48,8 +48,8 @@ fn oam_bug_fast_and_reference_paths_agree() {
             "registers/cycles diverge at frame {frame}"
         );
         assert_eq!(
-            fast.hardware().ppu.oam,
-            slow.hardware().ppu.oam,
+            *fast.hardware().ppu.oam(),
+            *slow.hardware().ppu.oam(),
             "OAM diverges at frame {frame}"
         );
         assert!(fast.ram() == slow.ram(), "RAM diverges at frame {frame}");

@@ -363,6 +363,59 @@ fn renderers_agree_on_mealybug() {
     }
 }
 
+/// The fast renderer's line cache (a row is drawn again only when its VRAM,
+/// OAM or registers changed) across headless frames and state loads: the
+/// fast path renders only some frames and goes back to a saved state, and
+/// every frame it renders must equal the reference renderer's.
+#[test]
+fn line_cache_across_skipped_frames_and_state_loads() {
+    for rel in [
+        "homebrew/tobutobugirl/tobu.gb",
+        "homebrew/2048/2048.gb",
+        "homebrew/libbet/libbet.gb",
+    ] {
+        let Some(rom) = common::load(rel) else { return };
+        let mut fast = GameBoy::new(&rom, None).expect("ROM loads");
+        let mut slow = GameBoy::new(&rom, None).expect("ROM loads");
+        slow.set_reference_mode(true);
+        let mut saved = None;
+        let check = |fast: &GameBoy, slow: &GameBoy, what: String| {
+            let (a, b) = (fast.screen().shades(), slow.screen().shades());
+            if a != b {
+                let (n, rows) = compare(&a[..], &b[..]);
+                panic!("{rel}: {what}: {n} pixels differ ({rows})");
+            }
+        };
+        for f in 0..400u64 {
+            script(f, &mut fast);
+            script(f, &mut slow);
+            let render = f % 5 == 0 || f % 7 == 3;
+            fast.run_frame(render);
+            slow.run_frame(true);
+            if f == 150 {
+                saved = Some((fast.save_state(), slow.save_state()));
+            }
+            if render {
+                check(&fast, &slow, format!("frame {f}"));
+            }
+        }
+        let (a, b) = saved.expect("state saved at frame 150");
+        fast.load_state(&a).expect("state loads");
+        slow.load_state(&b).expect("state loads");
+        for f in 151..211u64 {
+            script(f, &mut fast);
+            script(f, &mut slow);
+            fast.run_frame(true);
+            slow.run_frame(true);
+            check(
+                &mut fast,
+                &mut slow,
+                format!("frame {f} after loading frame 150"),
+            );
+        }
+    }
+}
+
 // ---- Rendering does not change emulation ------------------------------------
 
 #[test]

@@ -9,8 +9,8 @@ use emurust::{Button, GameBoy};
 fn snapshot(gb: &GameBoy) -> (emurust::Registers, u64, Vec<u8>, Vec<u8>) {
     let hw = gb.hardware();
     let mut mem = gb.ram().to_vec();
-    mem.extend_from_slice(&hw.ppu.vram[..]);
-    mem.extend_from_slice(&hw.ppu.oam);
+    mem.extend_from_slice(&hw.ppu.vram()[..]);
+    mem.extend_from_slice(hw.ppu.oam());
     let io: Vec<u8> = (0xFF00..=0xFF7Fu16).map(|a| gb.peek(a)).collect();
     mem.extend_from_slice(&io);
     mem.push(gb.peek(0xFFFF));

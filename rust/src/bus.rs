@@ -187,10 +187,10 @@ impl Hardware {
     pub fn peek(&self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
-            0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize],
+            0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
-            0xFE00..=0xFE9F => self.ppu.oam[(addr - 0xFE00) as usize],
+            0xFE00..=0xFE9F => self.ppu.oam()[(addr - 0xFE00) as usize],
             0xFEA0..=0xFEFF => 0x00,
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
             0xFFFF => self.ie,
@@ -394,7 +394,7 @@ impl Hardware {
     fn dma_source_byte(&self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
-            0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize],
+            0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             _ => ram[(addr & 0x1FFF) as usize],
         }
@@ -473,7 +473,7 @@ impl Hardware {
         let Some(row) = self.ppu.oam_scan_row(self.now) else {
             return;
         };
-        let mut oam = self.ppu.oam;
+        let mut oam = *self.ppu.oam();
         oam_bug::corrupt(&mut oam, row, access);
         for (i, &v) in oam.iter().enumerate() {
             self.ppu.write_oam(i, v);
@@ -503,7 +503,7 @@ impl Hardware {
                 if self.ppu.vram_read_blocked(self.now) {
                     0xFF
                 } else {
-                    self.ppu.vram[(addr & 0x1FFF) as usize]
+                    self.ppu.vram()[(addr & 0x1FFF) as usize]
                 }
             }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
@@ -519,7 +519,7 @@ impl Hardware {
                 if self.ppu.oam_read_blocked() || self.dma_blocking() {
                     0xFF
                 } else if addr < 0xFEA0 {
-                    self.ppu.oam[(addr - 0xFE00) as usize]
+                    self.ppu.oam()[(addr - 0xFE00) as usize]
                 } else {
                     0x00
                 }
@@ -542,7 +542,7 @@ impl Hardware {
                 self.catch_up_ppu(ram);
                 self.ppu.flush_line();
                 if !self.ppu.vram_write_blocked() {
-                    self.ppu.vram[(addr & 0x1FFF) as usize] = value;
+                    self.ppu.write_vram((addr & 0x1FFF) as usize, value);
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, value, self.now),
@@ -612,7 +612,7 @@ impl Hardware {
         match addr {
             // Writes that would be ignored while the PPU owns VRAM/OAM go
             // through anyway: a debugger write must take effect.
-            0x8000..=0x9FFF => self.ppu.vram[(addr & 0x1FFF) as usize] = value,
+            0x8000..=0x9FFF => self.ppu.write_vram((addr & 0x1FFF) as usize, value),
             0xFE00..=0xFE9F => self.ppu.write_oam((addr - 0xFE00) as usize, value),
             // Unusable area: nothing to write, and no OAM bug for a debugger.
             0xFEA0..=0xFEFF => {}

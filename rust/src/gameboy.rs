@@ -96,14 +96,14 @@ impl Core {
             // A DMG with the LCD off shows a blank (white) screen, and so
             // does the first frame after the LCD is switched on (Pan Docs,
             // LCDC.7).
-            self.hw.ppu.frame.fill(0);
+            self.hw.ppu.clear_frame();
         }
         self.hw.ppu.rendering = false;
     }
 
     /// The shades of the last rendered frame (0 = lightest .. 3 = darkest).
     pub fn frame_shades(&self) -> &[u8; PIXELS] {
-        &self.hw.ppu.frame
+        self.hw.ppu.frame()
     }
 
     /// Run exactly one CPU step (instruction, interrupt dispatch or halt
@@ -355,7 +355,7 @@ impl GameBoy {
     pub fn run_frame(&mut self, render: bool) {
         self.core.run_frame(&mut self.ram, render);
         if render {
-            self.screen.update(&self.core.hw.ppu.frame);
+            self.screen.update(self.core.hw.ppu.frame());
         }
     }
 
@@ -469,8 +469,7 @@ impl GameBoy {
         std::mem::size_of::<GameBoy>()
             + std::mem::size_of::<Core>()
             + std::mem::size_of::<Ram>()
-            + self.core.hw.ppu.vram.len()
-            + PIXELS
+            + self.core.hw.ppu.heap_bytes()
             + self.screen.bytes()
             + self.core.hw.cart.battery_ram_len()
             + self.core.hw.serial.output.capacity()

@@ -11,10 +11,12 @@
 //! tile row at a time, once nothing can change it any more; a line with a
 //! register write during mode 3 is replayed at its end by a dot-level pixel
 //! FIFO with the logged writes applied at their dots. Reference mode draws
-//! every line with the FIFO.
+//! every line with the FIFO. The fast renderer skips a line whose frame row
+//! already holds it: same VRAM and OAM (a change counter), same object scan
+//! and same registers as when it was last drawn (`draw_line_cached`).
 
 use crate::error::{Error, Result};
-use crate::screen::{PIXELS, WIDTH};
+use crate::screen::{HEIGHT, PIXELS, WIDTH};
 use crate::state::{StateReader, StateWriter, Stateful};
 
 pub const IRQ_VBLANK: u8 = 0x01;
@@ -23,6 +25,7 @@ pub const IRQ_STAT: u8 = 0x02;
 pub const DOTS_PER_LINE: u64 = 456;
 pub const LINES_PER_FRAME: u64 = 154;
 pub const DOTS_PER_FRAME: u64 = DOTS_PER_LINE * LINES_PER_FRAME;
+const LINES: usize = LINES_PER_FRAME as usize;
 const OAM_SCAN_DOTS: u64 = 80;
 const MODE3_BASE_DOTS: u64 = 172;
 
@@ -59,13 +62,17 @@ enum Phase {
 
 #[derive(Clone)]
 pub struct Ppu {
-    pub vram: Box<[u8; 0x2000]>,
-    /// Object attribute memory. Read freely; write through [`Ppu::write_oam`]
-    /// so the per-line object index stays valid.
-    pub oam: [u8; 0xA0],
-    /// Derived: for each LY, how many objects overlap it (8x16 if `obj_tall`).
-    /// Rebuilt lazily after OAM or the object size changes; not saved.
-    obj_lines: Box<[u8; 256]>,
+    /// Video RAM: read through [`Ppu::vram`], written through
+    /// [`Ppu::write_vram`] (which keeps the line cache honest).
+    vram: Box<[u8; 0x2000]>,
+    /// Object attribute memory: read through [`Ppu::oam`], written through
+    /// [`Ppu::write_oam`] so the per-line object index and the line cache
+    /// stay valid.
+    oam: [u8; 0xA0],
+    /// Derived: for each line 0..=153, how many objects overlap it (8x16 if
+    /// `obj_tall`). Rebuilt lazily after OAM or the object size changes; not
+    /// saved.
+    obj_lines: Box<[u8; LINES]>,
     obj_lines_valid: bool,
     obj_lines_tall: bool,
     pub lcdc: u8,
@@ -105,10 +112,25 @@ pub struct Ppu {
     pub rendering: bool,
     /// Draw every line with the dot-accurate FIFO instead of the fast renderer.
     pub reference_renderer: bool,
-    /// Shades (0..=3 after BGP/OBP) of the frame being drawn, row-major.
-    pub frame: Box<[u8; PIXELS]>,
+    /// Shades (0..=3 after BGP/OBP) of the frame being drawn, row-major
+    /// (read through [`Ppu::frame`]).
+    frame: Box<[u8; PIXELS]>,
+    /// The fast renderer's line cache (derived, not saved). `content_gen`
+    /// counts changes of VRAM and OAM bytes. Row `ly` of `frame` holds what
+    /// the fast renderer draws for the registers `line_keys[ly]` while bit
+    /// `ly` of `lines_valid` is set, which it only is while `content_gen`
+    /// equals `cache_gen`: a line whose VRAM, OAM and registers are those it
+    /// was last drawn with is not drawn again.
+    content_gen: u64,
+    cache_gen: u64,
+    lines_valid: [u64; 3],
+    line_keys: [u64; HEIGHT],
+    /// `content_gen` and LCDC.2 at this line's OAM scan (its object list
+    /// depends on both).
+    scan_gen: u64,
+    scan_tall: bool,
     /// The fast renderer's BGP lookup table (rebuilt when BGP changes).
-    bg_pal: QuadPalette,
+    bg_pal: PairPalette,
     /// The fast renderer's line being drawn: shades, and BG colour indices
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
@@ -148,7 +170,7 @@ impl Ppu {
         let mut p = Ppu {
             vram: Box::new([0; 0x2000]),
             oam: [0; 0xA0],
-            obj_lines: Box::new([0; 256]),
+            obj_lines: Box::new([0; LINES]),
             obj_lines_valid: false,
             obj_lines_tall: false,
             lcdc: 0x91,
@@ -176,7 +198,13 @@ impl Ppu {
             rendering: false,
             reference_renderer: false,
             frame: Box::new([0; PIXELS]),
-            bg_pal: QuadPalette::new(),
+            content_gen: 0,
+            cache_gen: 0,
+            lines_valid: [0; 3],
+            line_keys: [0; HEIGHT],
+            scan_gen: 0,
+            scan_tall: false,
+            bg_pal: PairPalette::new(),
             line_buf: [0; LINE_BUF],
             line_ci: [0; LINE_BUF],
             line_objs: [0; 10],
@@ -363,15 +391,56 @@ impl Ppu {
         }
     }
 
+    /// Video RAM (0x8000-0x9FFF).
+    #[inline]
+    pub fn vram(&self) -> &[u8; 0x2000] {
+        &self.vram
+    }
+
+    /// Object attribute memory (0xFE00-0xFE9F).
+    #[inline]
+    pub fn oam(&self) -> &[u8; 0xA0] {
+        &self.oam
+    }
+
+    /// Write one VRAM byte (CPU or debugger; the caller checks access).
+    #[inline]
+    pub fn write_vram(&mut self, index: usize, value: u8) {
+        if self.vram[index] != value {
+            self.vram[index] = value;
+            self.content_gen += 1;
+        }
+    }
+
     /// Write one OAM byte (CPU, DMA or debugger).
     #[inline]
     pub fn write_oam(&mut self, index: usize, value: u8) {
         if self.oam[index] != value {
             self.oam[index] = value;
+            self.content_gen += 1;
             if index & 3 == 0 {
                 self.obj_lines_valid = false;
             }
         }
+    }
+
+    /// The shades (0..=3) of the last frame drawn, row-major.
+    #[inline]
+    pub fn frame(&self) -> &[u8; PIXELS] {
+        &self.frame
+    }
+
+    /// Heap bytes owned beside the inline size: VRAM, the frame of shades
+    /// and the object-line table.
+    pub fn heap_bytes(&self) -> usize {
+        self.vram.len() + self.frame.len() + self.obj_lines.len()
+    }
+
+    /// Blank the frame (shade 0 everywhere): the LCD is off, or a state
+    /// with no pixels was loaded.
+    pub fn clear_frame(&mut self) {
+        self.frame.fill(0);
+        self.lines_valid = [0; 3];
     }
 
     /// How many objects overlap line `ly` (rebuilding the index if stale).
@@ -383,7 +452,7 @@ impl Ppu {
                 let top = self.oam[i * 4] as usize;
                 // Object Y is the screen line + 16.
                 for line in top.saturating_sub(16)..(top + height).saturating_sub(16) {
-                    if line < 256 {
+                    if line < LINES {
                         self.obj_lines[line] += 1;
                     }
                 }
@@ -882,6 +951,7 @@ impl Stateful for Ppu {
         self.vram.copy_from_slice(r.raw(0x2000)?);
         self.oam.copy_from_slice(r.raw(0xA0)?);
         self.obj_lines_valid = false;
+        self.content_gen += 1;
         self.lcdc = r.u8()?;
         self.stat_enables = r.u8()? & 0x78;
         self.scy = r.u8()?;
@@ -997,20 +1067,20 @@ const INTERLEAVE: [u16; 256] = {
 const LINE_PAD: usize = 8;
 const LINE_BUF: usize = LINE_PAD + WIDTH + 16;
 
-/// The shades of every run of four colour indices under one palette
-/// register: entry `c0<<6|c1<<4|c2<<2|c3` holds the bytes `[pal(c0),
-/// pal(c1), pal(c2), pal(c3)]` (leftmost first) as a little-endian `u32`.
+/// The shades of every pair of colour indices under one palette register:
+/// entry `c0<<2|c1` holds the bytes `[pal(c0), pal(c1)]` (left first) as a
+/// little-endian `u16`. Small (32 bytes) because every machine carries one.
 #[derive(Clone)]
-struct QuadPalette {
-    shades: [u32; 256],
+struct PairPalette {
+    pairs: [u16; 16],
     /// The palette register the table was built for (> 0xFF: none yet).
     built_for: u16,
 }
 
-impl QuadPalette {
-    fn new() -> QuadPalette {
-        QuadPalette {
-            shades: [0; 256],
+impl PairPalette {
+    fn new() -> PairPalette {
+        PairPalette {
+            pairs: [0; 16],
             built_for: 0x100,
         }
     }
@@ -1018,29 +1088,21 @@ impl QuadPalette {
     #[inline]
     fn update(&mut self, pal: u8) {
         if self.built_for != pal as u16 {
-            self.build(pal);
+            for (i, p) in self.pairs.iter_mut().enumerate() {
+                let left = (pal >> (2 * (i >> 2))) & 3;
+                let right = (pal >> (2 * (i & 3))) & 3;
+                *p = left as u16 | (right as u16) << 8;
+            }
+            self.built_for = pal as u16;
         }
     }
 
-    fn build(&mut self, pal: u8) {
-        // Two pixels first (16 entries), then pairs of pairs.
-        let mut pairs = [0u32; 16];
-        for (i, p) in pairs.iter_mut().enumerate() {
-            let left = (pal >> (2 * (i >> 2))) & 3;
-            let right = (pal >> (2 * (i & 3))) & 3;
-            *p = left as u32 | (right as u32) << 8;
-        }
-        for (i, q) in self.shades.iter_mut().enumerate() {
-            *q = pairs[i >> 4] | pairs[i & 15] << 16;
-        }
-        self.built_for = pal as u16;
-    }
-
-    /// The 8 shades (byte 0 leftmost) of a tile row's interleaved colours.
+    /// The 8 shades (byte 0 leftmost) of a tile row's interleaved colours
+    /// (`INTERLEAVE`: leftmost pixel in the top two bits).
     #[inline(always)]
     fn row(&self, colors: u16) -> u64 {
-        self.shades[(colors >> 8) as usize] as u64
-            | (self.shades[(colors & 0xFF) as usize] as u64) << 32
+        let pair = |k: u16| self.pairs[((colors >> (12 - 4 * k)) & 15) as usize] as u64;
+        pair(0) | pair(1) << 16 | pair(2) << 32 | pair(3) << 48
     }
 }
 
@@ -1050,6 +1112,8 @@ impl Ppu {
     fn start_line_drawing(&mut self) {
         self.line_pending = true;
         self.window_drawn_this_line = false;
+        self.scan_gen = self.content_gen;
+        self.scan_tall = self.lcdc & 0x04 != 0;
         if self.ly == self.wy {
             self.wy_triggered = true;
         }
@@ -1095,8 +1159,10 @@ impl Ppu {
                 self.mid_regs
             };
             self.fifo_line(regs);
+            // The row no longer holds what the fast renderer drew there.
+            self.lines_valid[self.ly as usize >> 6] &= !(1 << (self.ly & 63));
         } else {
-            self.draw_span_fast(0, WIDTH);
+            self.draw_line_cached();
         }
         if self.window_drawn_this_line {
             self.window_line = self.window_line.wrapping_add(1);
@@ -1176,14 +1242,61 @@ impl Ppu {
         }
     }
 
-    fn draw_span_fast(&mut self, x0: usize, x1: usize) {
-        self.bg_pal.update(self.bgp);
-        // The window line counter counts lines on which the window started,
-        // whether or not LCDC.0 lets it show (the FIFO starts it all the
-        // same).
+    /// The window line counter counts lines on which the window started,
+    /// whether or not LCDC.0 lets it show (the FIFO starts it all the same).
+    #[inline]
+    fn note_window_line(&mut self) {
         if self.lcdc & 0x20 != 0 && self.wy_triggered && self.wx <= 166 {
             self.window_drawn_this_line = true;
         }
+    }
+
+    /// What the fast renderer's pixels of this line depend on besides VRAM,
+    /// OAM (`content_gen`) and the OAM scan: LCDC, SCX, SCY, BGP, OBP0,
+    /// OBP1, and WX and the window line counter when the window shows (WX
+    /// 0xFF and counter 0 when it does not, which no showing window has).
+    #[inline]
+    fn line_key(&self) -> u64 {
+        let (wx, wl) = match self.window_start() {
+            Some(_) => (self.wx, self.window_line),
+            None => (0xFF, 0),
+        };
+        u64::from_le_bytes([
+            self.lcdc, self.scx, self.scy, self.bgp, self.obp0, self.obp1, wx, wl,
+        ])
+    }
+
+    /// Draw the line with the fast renderer unless its frame row already
+    /// holds it (`line_keys`).
+    fn draw_line_cached(&mut self) {
+        let ly = self.ly as usize;
+        let (word, bit) = (ly >> 6, 1u64 << (ly & 63));
+        if self.cache_gen != self.content_gen {
+            self.lines_valid = [0; 3];
+            self.cache_gen = self.content_gen;
+        }
+        let key = self.line_key();
+        // The object list came from this line's OAM scan: a row drawn (now
+        // or before) from a scan made under other OAM bytes or another
+        // object size is not reusable.
+        let scan_current =
+            self.scan_gen == self.content_gen && self.scan_tall == (self.lcdc & 0x04 != 0);
+        if scan_current && self.lines_valid[word] & bit != 0 && self.line_keys[ly] == key {
+            self.note_window_line();
+            return;
+        }
+        self.draw_span_fast(0, WIDTH);
+        self.line_keys[ly] = key;
+        if scan_current {
+            self.lines_valid[word] |= bit;
+        } else {
+            self.lines_valid[word] &= !bit;
+        }
+    }
+
+    fn draw_span_fast(&mut self, x0: usize, x1: usize) {
+        self.bg_pal.update(self.bgp);
+        self.note_window_line();
         let objects = self.lcdc & 0x02 != 0 && self.line_obj_count != 0;
         if self.lcdc & 0x01 != 0 {
             let win = self.window_start().filter(|&w| w < x1);
@@ -1775,6 +1888,90 @@ mod render_tests {
         p.obp1 = rng.byte();
         p.rendering = true;
         p
+    }
+
+    /// Draw one whole frame line by line, as the PPU does when rendering.
+    fn draw_frame(p: &mut Ppu) {
+        p.window_line = 0;
+        p.wy_triggered = false;
+        for ly in 0..144u8 {
+            p.ly = ly;
+            p.start_line_drawing();
+            p.finish_line_drawing();
+        }
+    }
+
+    #[test]
+    fn line_cache_redraws_exactly_what_changed() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for scene in 0..40 {
+            let mut cached = random_ppu(&mut rng);
+            draw_frame(&mut cached);
+            for step in 0..60 {
+                // One change (or none) between frames, of every kind the
+                // cache must notice.
+                match rng.below(9) {
+                    0 => {
+                        let i = rng.below(0x2000) as usize;
+                        cached.write_vram(i, rng.byte());
+                    }
+                    1 => {
+                        let i = rng.below(0xA0) as usize;
+                        cached.write_oam(i, rng.byte());
+                    }
+                    2 => cached.scx = rng.byte(),
+                    3 => cached.scy = rng.byte(),
+                    4 => cached.bgp = rng.byte(),
+                    5 => cached.obp0 = rng.byte(),
+                    6 => cached.wx = rng.below(172) as u8,
+                    7 => cached.lcdc = 0x80 | rng.byte(),
+                    _ => {}
+                }
+                let mut fresh = cached.clone();
+                fresh.clear_frame();
+                draw_frame(&mut cached);
+                draw_frame(&mut fresh);
+                assert_eq!(
+                    cached.window_line, fresh.window_line,
+                    "scene {scene} step {step}"
+                );
+                assert!(
+                    cached.frame[..] == fresh.frame[..],
+                    "scene {scene} step {step}: cached rows differ from a full redraw"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn line_cache_skips_unchanged_lines_only() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut p = random_ppu(&mut rng);
+        p.lcdc = 0x91; // BG on, window and objects off: every line differs from a blank row
+        draw_frame(&mut p);
+        let drawn = p.frame.clone();
+        // Nothing changed: no line is drawn again (a scribbled row stays).
+        p.frame[..WIDTH].fill(9);
+        draw_frame(&mut p);
+        assert!(p.frame[..WIDTH].iter().all(|&s| s == 9));
+        assert_eq!(p.frame[WIDTH..], drawn[WIDTH..]);
+        // A VRAM byte changing (even one no line uses) redraws every line.
+        let unused = 0x1FFF;
+        p.write_vram(unused, p.vram[unused] ^ 1);
+        draw_frame(&mut p);
+        assert_eq!(p.frame[..], drawn[..]);
+        // Writing the value already there is no change.
+        p.frame[..WIDTH].fill(9);
+        p.write_vram(unused, p.vram[unused]);
+        draw_frame(&mut p);
+        assert!(p.frame[..WIDTH].iter().all(|&s| s == 9));
+        // A register change redraws the lines drawn with it.
+        p.scx = p.scx.wrapping_add(1);
+        draw_frame(&mut p);
+        let mut fresh = p.clone();
+        fresh.clear_frame();
+        draw_frame(&mut fresh);
+        assert_eq!(p.frame[..], fresh.frame[..]);
     }
 
     #[test]

@@ -189,11 +189,8 @@ impl Snapshot {
 /// frame of shades and object-line table, cartridge RAM and the serial log.
 /// (The ROM is shared and not counted.)
 fn core_heap_bytes(core: &Core) -> usize {
-    const OBJ_LINES: usize = 256; // `Ppu::obj_lines`, private to the PPU
     std::mem::size_of::<Core>()
-        + core.hw.ppu.vram.len()
-        + core.hw.ppu.frame.len()
-        + OBJ_LINES
+        + core.hw.ppu.heap_bytes()
         + core.hw.cart.battery_ram_len()
         + core.hw.serial.output.capacity()
 }
@@ -520,7 +517,7 @@ impl VecEngine {
         if let Some(state) = &config.initial_state {
             core.load(&mut ram, state)?;
             // A save state holds no pixels: the first observation is blank.
-            core.hw.ppu.frame.fill(0);
+            core.hw.ppu.clear_frame();
         }
         let initial = Snapshot { core, ram };
 
@@ -900,7 +897,7 @@ impl VecEngine {
     pub fn load_state(&mut self, i: usize, data: &[u8]) -> Result<()> {
         self.check_env(i)?;
         self.cores[i].load(&mut self.rams[i], data)?;
-        self.cores[i].hw.ppu.frame.fill(0);
+        self.cores[i].hw.ppu.clear_frame();
         self.refresh_obs(i);
         Ok(())
     }
