@@ -736,6 +736,9 @@ pub struct Bus<'a, const REF: bool> {
     pub ram: &'a mut Ram,
     now: u64,
     next_event: u64,
+    /// Raised whenever the hardware ran (events, slow accesses) or the CPU
+    /// asked (`CpuBus::recheck`): see `Cpu::run_until`.
+    recheck: bool,
 }
 
 impl<'a, const REF: bool> Bus<'a, REF> {
@@ -747,6 +750,7 @@ impl<'a, const REF: bool> Bus<'a, REF> {
             ram,
             now,
             next_event,
+            recheck: true,
         }
     }
 
@@ -756,12 +760,14 @@ impl<'a, const REF: bool> Bus<'a, REF> {
         if REF {
             self.hw.tick::<true>(self.ram);
             self.now = self.hw.now;
+            self.recheck = true;
         } else {
             self.now += 4;
             if self.now >= self.next_event {
                 self.hw.now = self.now;
                 self.hw.process_events(self.ram);
                 self.next_event = self.hw.next_event;
+                self.recheck = true;
             }
         }
     }
@@ -775,6 +781,7 @@ impl<'a, const REF: bool> Bus<'a, REF> {
         let r = f(self.hw, self.ram);
         self.now = self.hw.now;
         self.next_event = self.hw.next_event;
+        self.recheck = true;
         r
     }
 
@@ -798,6 +805,21 @@ impl<const REF: bool> Drop for Bus<'_, REF> {
 }
 
 impl<const REF: bool> CpuBus for Bus<'_, REF> {
+    #[inline(always)]
+    fn take_recheck(&mut self) -> bool {
+        if self.recheck {
+            self.recheck = false;
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline(always)]
+    fn recheck(&mut self) {
+        self.recheck = true;
+    }
+
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();

@@ -71,6 +71,21 @@ pub trait CpuBus {
     /// True while any joypad button is held (wakes the CPU from STOP).
     fn joypad_pressed(&mut self) -> bool;
 
+    /// Whether the CPU must look again, before its next step, at what
+    /// [`Cpu::run_until`] otherwise assumes unchanged since it last looked:
+    /// the `done` condition, pending interrupts (IE, IF) and its own mode
+    /// and IME. Returns true at most once per [`CpuBus::recheck`] (or per
+    /// change the bus itself made); the default, true every time, is always
+    /// correct.
+    #[inline(always)]
+    fn take_recheck(&mut self) -> bool {
+        true
+    }
+    /// Ask for the next [`CpuBus::take_recheck`] to be true (the CPU changed
+    /// its mode or IME, or has stepped a non-running state).
+    #[inline(always)]
+    fn recheck(&mut self) {}
+
     /// Whether this bus is the diagnostic one (`trace::DiagBus`): only then
     /// does the CPU call the two hooks below. A compile-time constant, so the
     /// fast and reference buses carry no trace or fault code at all.
@@ -284,10 +299,33 @@ impl Cpu {
     /// Step until `done(bus)` is true (checked before every step). The loop
     /// lives inside one function so the big opcode `match` is entered and
     /// left once per batch, not once per instruction.
+    ///
+    /// `done`, the mode, IME and the pending interrupts can only change in
+    /// the bus's slow paths (event processing, I/O accesses) or when the
+    /// CPU changes its mode or IME, and both then raise the bus's recheck
+    /// flag ([`CpuBus::take_recheck`]): while it is down, the step is a
+    /// plain fetch and execute, exactly what [`Cpu::step`] would do then.
+    /// So `done` must look only at hardware state that such slow paths
+    /// change (like `frame_done`), never at the clock.
     #[inline(never)]
     pub fn run_until<B: CpuBus>(&mut self, bus: &mut B, mut done: impl FnMut(&mut B) -> bool) {
-        while !done(bus) {
-            self.step_inline(bus);
+        loop {
+            if bus.take_recheck() {
+                if done(bus) {
+                    bus.recheck();
+                    return;
+                }
+                if self.mode != Mode::Running || (self.ime && bus.pending_interrupts() != 0) {
+                    self.step_inline(bus);
+                    bus.recheck();
+                    continue;
+                }
+            }
+            if B::DIAGNOSTIC {
+                self.trace_before_step(bus);
+            }
+            let op = self.fetch8(bus);
+            self.execute(op, bus);
         }
     }
 
@@ -420,6 +458,7 @@ impl Cpu {
     ///   1 byte long if an interrupt is pending, 2 bytes otherwise (the
     ///   second byte is skipped, not executed).
     fn stop_instr<B: CpuBus>(&mut self, bus: &mut B) {
+        bus.recheck();
         let pending = bus.pending_interrupts() != 0;
         if bus.joypad_pressed() {
             if !pending {

@@ -217,6 +217,7 @@ impl Cpu {
             0x7E => self.a = self.read_hl(bus),
             0x7F => {}
             0x76 => {
+                bus.recheck();
                 if bus.pending_interrupts() == 0 {
                     self.mode = Mode::Halted;
                 } else if !self.ime {
@@ -365,6 +366,7 @@ impl Cpu {
                 // RETI: like RET, IME=1 immediately (no EI delay).
                 self.ret(bus);
                 self.ime = true;
+                bus.recheck();
             }
             0xDA => self.jp(bus, self.flag_c()),
             0xDC => self.call(bus, self.flag_c()),
@@ -442,6 +444,7 @@ impl Cpu {
                 // With IME already 1 there is nothing to delay.
                 if !self.ime {
                     self.mode = Mode::EiPending;
+                    bus.recheck();
                 }
             }
             0xFE => {
@@ -453,6 +456,7 @@ impl Cpu {
             // The 11 unused opcodes hang the CPU until reset.
             0xD3 | 0xDB | 0xDD | 0xE3 | 0xE4 | 0xEB | 0xEC | 0xED | 0xF4 | 0xFC | 0xFD => {
                 self.mode = Mode::Locked;
+                bus.recheck();
             }
         }
     }
