@@ -200,6 +200,38 @@ impl Ppu {
         p
     }
 
+    /// Fill VRAM as the DMG boot ROM leaves it: the cartridge header's logo
+    /// (`logo`, 0x104..0x134) as tiles 1..=24, each bit doubled across and
+    /// down (a byte is 4 rows: its high nibble twice, then its low nibble
+    /// twice), the boot ROM's (R) mark as tile 25, both in colour 1 (low bit
+    /// plane only), and the map rows at 0x9904 (tiles 1..=12, then (R) at
+    /// 0x9910) and 0x9924 (tiles 13..=24). Test ROMs such as Mealybug's use
+    /// the (R) tile without loading it.
+    pub fn load_boot_vram(&mut self, logo: &[u8; 48]) {
+        fn doubled(nibble: u8) -> u8 {
+            (0..4).fold(0, |acc, b| acc | (((nibble >> b) & 1) * (3 << (2 * b))))
+        }
+        self.vram.fill(0);
+        let mut a = 0x10;
+        for &byte in logo {
+            for nibble in [byte >> 4, byte & 0x0F] {
+                let row = doubled(nibble);
+                self.vram[a] = row;
+                self.vram[a + 2] = row;
+                a += 4;
+            }
+        }
+        for &row in &BOOT_REGISTERED_MARK {
+            self.vram[a] = row;
+            a += 2;
+        }
+        for i in 0..12u8 {
+            self.vram[0x1904 + i as usize] = i + 1;
+            self.vram[0x1924 + i as usize] = i + 13;
+        }
+        self.vram[0x1910] = 0x19;
+    }
+
     /// A PPU as at power-on (boot ROM runs): LCD off.
     pub fn power_on() -> Ppu {
         let mut p = Ppu::post_boot();
@@ -800,6 +832,10 @@ impl Ppu {
         }
     }
 }
+
+/// The (R) mark the DMG boot ROM puts after the logo (tile 25, one byte a
+/// row, low bit plane).
+const BOOT_REGISTERED_MARK: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
 
 /// Dots into line 153 at which the DMG boot ROM hands over (PC=0x100)
 /// (GBMicrotest poweron_ly_*, poweron_stat_*, poweron_oam_*, poweron_vram_*).
