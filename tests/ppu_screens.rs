@@ -232,11 +232,9 @@ mealybug_tests! {
     #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 2-7, 130-135)"]
     m3_lcdc_obj_size_change_scx;
     m3_lcdc_tile_sel_change;
-    #[ignore = "410 pixels differ: LCDC.4 tile data toggled mid-line in the window (rows 0-63)"]
     m3_lcdc_tile_sel_win_change;
     m3_lcdc_win_en_change_multiple;
     m3_lcdc_win_en_change_multiple_wx;
-    #[ignore = "182 pixels differ: LCDC.6 window map toggled mid-line (rows 0-23)"]
     m3_lcdc_win_map_change;
     m3_obp0_change;
     m3_scx_high_5_bits;

@@ -200,8 +200,6 @@ _MEALYBUG_FAILURES = {
     "m3_lcdc_obj_en_change_variant": "98 px: LCDC.1 OBJ enable toggled mid-line",
     "m3_lcdc_obj_size_change": "30 px: LCDC.2 OBJ size toggled mid-line",
     "m3_lcdc_obj_size_change_scx": "30 px: LCDC.2 OBJ size toggled mid-line, SCX",
-    "m3_lcdc_tile_sel_win_change": "410 px: LCDC.4 tile data toggled mid-line in the window",
-    "m3_lcdc_win_map_change": "182 px: LCDC.6 window map toggled mid-line",
 }
 KNOWN_FAILURES.update(
     {f"mealybug-tearoom-tests/{name}.gb": why for name, why in _MEALYBUG_FAILURES.items()}

@@ -1649,6 +1649,43 @@ impl Ppu {
                     lx = wx - 7 - if wx == 0 { fine } else { 0 };
                 }
             }
+            let push_allowed = started || fetch_win || dot >= FIFO_FIRST_PUSH;
+            if !started && progress == 6 && push_allowed && !first_push_checked {
+                // Objects that start left of the first pixel shifted out
+                // (X < 8 - SCX % 8 for the background; the window can start
+                // further left) are fetched before the first tile is pushed:
+                // 6 dots each, plus the wait for the background fetch, as
+                // Pan Docs' penalty (and an object at X = 0 also waits for
+                // the fine scroll). This comes before a window starting at
+                // the first pixel, whose tile-map read it delays (mealybug
+                // m3_lcdc_win_map_change, m3_lcdc_tile_sel_win_change).
+                first_push_checked = true;
+                let mut stall = 0u32;
+                let mut waited = false;
+                if r.lcdc & 0x02 != 0 {
+                    while let Some(k) = self.next_object(pending, lx + 7) {
+                        pending &= !(1 << k);
+                        let x = self.oam[self.line_objs[k] as usize * 4 + 1] as i16;
+                        if !waited {
+                            waited = true;
+                            stall += (5 - (x - lx)).max(0) as u32;
+                            if x == 0 {
+                                stall += fine as u32;
+                            }
+                        }
+                        stall += OBJ_FETCH_DOTS as u32;
+                        self.merge_object(k, r.lcdc, lx, &mut obj, obj_head);
+                    }
+                } else {
+                    while let Some(k) = self.next_object(pending, lx + 7) {
+                        pending &= !(1 << k);
+                    }
+                }
+                if stall > 0 {
+                    idle = stall - 1;
+                    continue;
+                }
+            }
             // Window start: the pixel counter meets WX - 7 (an equality
             // test, so a WX written past the current position does
             // nothing). When LCDC.5 is set on the dot of the match, the
@@ -1680,41 +1717,6 @@ impl Ppu {
                     ofetch = ObjFetch::Idle;
                 }
                 if ofetch != ObjFetch::Idle {
-                    continue;
-                }
-            }
-            let push_allowed = started || fetch_win || dot >= FIFO_FIRST_PUSH;
-            if !started && progress == 6 && push_allowed && !first_push_checked {
-                // Objects that start left of the first pixel shifted out
-                // (X < 8 - SCX % 8 for the background; the window can start
-                // further left) are fetched before the first tile is pushed:
-                // 6 dots each, plus the wait for the background fetch, as
-                // Pan Docs' penalty (and an object at X = 0 also waits for
-                // the fine scroll).
-                first_push_checked = true;
-                let mut stall = 0u32;
-                let mut waited = false;
-                if r.lcdc & 0x02 != 0 {
-                    while let Some(k) = self.next_object(pending, lx + 7) {
-                        pending &= !(1 << k);
-                        let x = self.oam[self.line_objs[k] as usize * 4 + 1] as i16;
-                        if !waited {
-                            waited = true;
-                            stall += (5 - (x - lx)).max(0) as u32;
-                            if x == 0 {
-                                stall += fine as u32;
-                            }
-                        }
-                        stall += OBJ_FETCH_DOTS as u32;
-                        self.merge_object(k, r.lcdc, lx, &mut obj, obj_head);
-                    }
-                } else {
-                    while let Some(k) = self.next_object(pending, lx + 7) {
-                        pending &= !(1 << k);
-                    }
-                }
-                if stall > 0 {
-                    idle = stall - 1;
                     continue;
                 }
             }
