@@ -227,9 +227,7 @@ mealybug_tests! {
     m3_lcdc_obj_en_change;
     #[ignore = "98 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 17, 22, 128-143)"]
     m3_lcdc_obj_en_change_variant;
-    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line (rows 8-13, 18-23)"]
     m3_lcdc_obj_size_change;
-    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 2-7, 130-135)"]
     m3_lcdc_obj_size_change_scx;
     m3_lcdc_tile_sel_change;
     m3_lcdc_tile_sel_win_change;

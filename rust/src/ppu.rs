@@ -1389,9 +1389,11 @@ const FETCH_HIGH_AT: u8 = 4;
 /// An object fetch starts once the background fetch has finished.
 const OBJ_WAIT_PROGRESS: u8 = 6;
 const OBJ_FETCH_DOTS: u8 = 6;
-/// The dot of an object fetch (1..=6) on which LCDC.2 (object size) is read
-/// (with its low data byte; fitted to mealybug m3_lcdc_obj_size_change*).
+/// The dots of an object fetch (1..=6) on which LCDC.2 (object size) is
+/// read, with the low and with the high data byte (fitted to mealybug
+/// m3_lcdc_obj_size_change*: a switch between them mixes two rows' planes).
 const OBJ_SIZE_AT: u8 = 3;
+const OBJ_SIZE_HIGH_AT: u8 = 5;
 
 /// The registers the FIFO reads during a line.
 #[derive(Clone, Copy, Default)]
@@ -1494,9 +1496,23 @@ impl Ppu {
     /// Merge object `line_objs[k]`'s row into the OBJ FIFO, whose head is
     /// screen pixel `lx`. Objects fetched earlier (lower X, then lower OAM
     /// index: DMG priority) keep their opaque pixels.
-    fn merge_object(&self, k: usize, lcdc: u8, lx: i16, obj: &mut [ObjPixel; 8], head: usize) {
+    ///
+    /// The object size is read with each data byte: `lcdc` as LCDC was at
+    /// the low byte's read and at the high byte's (a switch in between
+    /// mixes the planes of two rows: mealybug m3_lcdc_obj_size_change).
+    fn merge_object(
+        &self,
+        k: usize,
+        lcdc: (u8, u8),
+        lx: i16,
+        obj: &mut [ObjPixel; 8],
+        head: usize,
+    ) {
         let i = self.line_objs[k] as usize;
-        let (lo, hi) = self.object_row_with(i, lcdc);
+        let (lo, mut hi) = self.object_row_with(i, lcdc.0);
+        if (lcdc.0 ^ lcdc.1) & 0x04 != 0 {
+            hi = self.object_row_with(i, lcdc.1).1;
+        }
         let attrs = self.oam[i * 4 + 3];
         let left = self.oam[i * 4 + 1] as i16 - 8;
         for p in 0..8i16 {
@@ -1569,7 +1585,7 @@ impl Ppu {
         // Objects of this line not yet reached, and the object fetch.
         let mut pending: u16 = (1u16 << self.line_obj_count) - 1;
         let mut ofetch = ObjFetch::Idle;
-        let mut obj_lcdc = r.lcdc;
+        let mut obj_lcdc = (r.lcdc, r.lcdc);
         // The writes, at the dots where they take effect (WX reaches the
         // window comparator later than the other registers).
         let mut writes = std::mem::take(&mut self.mid_writes);
@@ -1674,7 +1690,7 @@ impl Ppu {
                             }
                         }
                         stall += OBJ_FETCH_DOTS as u32;
-                        self.merge_object(k, r.lcdc, lx, &mut obj, obj_head);
+                        self.merge_object(k, (r.lcdc, r.lcdc), lx, &mut obj, obj_head);
                     }
                 } else {
                     while let Some(k) = self.next_object(pending, lx + 7) {
@@ -1708,7 +1724,10 @@ impl Ppu {
             // Object fetch in progress: the fetcher and shifter wait.
             if let ObjFetch::Fetching(k, n) = ofetch {
                 if n == OBJ_SIZE_AT {
-                    obj_lcdc = r.lcdc;
+                    obj_lcdc = (r.lcdc, r.lcdc);
+                }
+                if n == OBJ_SIZE_HIGH_AT {
+                    obj_lcdc.1 = r.lcdc;
                 }
                 if n < OBJ_FETCH_DOTS {
                     ofetch = ObjFetch::Fetching(k, n + 1);
