@@ -1819,11 +1819,18 @@ impl Ppu {
                 }
             }
             if let ObjFetch::Waiting(k) = ofetch {
-                // It is fetched once the background fetch is done.
-                if progress >= OBJ_WAIT_PROGRESS {
-                    ofetch = ObjFetch::Fetching(k, 1);
+                // It is fetched once the background fetch is done; a DMG
+                // whose LCDC.1 was cleared meanwhile drops it, and the
+                // shifter goes on at once (mealybug
+                // m3_lcdc_obj_en_change_variant: no fetch, no penalty).
+                if progress < OBJ_WAIT_PROGRESS {
+                    continue;
                 }
-                continue;
+                if r.lcdc & 0x02 != 0 {
+                    ofetch = ObjFetch::Fetching(k, 1);
+                    continue;
+                }
+                ofetch = ObjFetch::Idle;
             }
             // Shift one pixel out and mix it.
             let mut bc = bg[bg_head];
