@@ -219,47 +219,30 @@ macro_rules! mealybug_tests {
 mealybug_tests! {
     m2_win_en_toggle;
     m3_bgp_change;
-    #[ignore = "972 pixels differ: BGP written mid-line, with objects (rows 0-143)"]
     m3_bgp_change_sprites;
-    #[ignore = "376 pixels differ: LCDC.0 BG enable toggled mid-line (rows 0-6, 8-14, 16-22, 24-30, 32-38, 40-46...)"]
+    #[ignore = "4 pixels differ: LCDC.0 BG enable toggled mid-line (rows 19-22)"]
     m3_lcdc_bg_en_change;
-    #[ignore = "402 pixels differ: LCDC.3 BG map toggled mid-line (rows 10-13, 17-22, 24-143)"]
     m3_lcdc_bg_map_change;
-    #[ignore = "146 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 24-25, 27, 29-48, 50-53, 55-111, 113-118...)"]
+    #[ignore = "2 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 17, 22)"]
     m3_lcdc_obj_en_change;
-    #[ignore = "242 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 24-25, 27, 29-48, 50-53, 55-111, 113-118...)"]
+    #[ignore = "2 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 17, 22)"]
     m3_lcdc_obj_en_change_variant;
-    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line (rows 8-13, 18-23)"]
     m3_lcdc_obj_size_change;
-    #[ignore = "30 pixels differ: LCDC.2 OBJ size toggled mid-line, SCX (rows 2-7, 130-135)"]
     m3_lcdc_obj_size_change_scx;
-    #[ignore = "398 pixels differ: LCDC.4 tile data toggled mid-line (rows 10-13, 17-22, 24-143)"]
     m3_lcdc_tile_sel_change;
-    #[ignore = "812 pixels differ: LCDC.4 tile data toggled mid-line in the window (rows 0-143)"]
     m3_lcdc_tile_sel_win_change;
-    #[ignore = "6066 pixels differ: LCDC.5 window enable toggled several times per line (rows 0-143)"]
     m3_lcdc_win_en_change_multiple;
-    #[ignore = "21 pixels differ: LCDC.5 window enable toggled, several WX (rows 0-1, 15-16, 39, 44)"]
     m3_lcdc_win_en_change_multiple_wx;
-    #[ignore = "580 pixels differ: LCDC.6 window map toggled mid-line (rows 0-143)"]
     m3_lcdc_win_map_change;
-    #[ignore = "432 pixels differ: OBP0 written mid-line (rows 2-5, 9-14, 16-143)"]
     m3_obp0_change;
     m3_scx_high_5_bits;
-    #[ignore = "540 pixels differ: SCX bits 0-2 written mid-line (rows 0-143)"]
     m3_scx_low_3_bits;
     m3_scy_change;
-    #[ignore = "3 pixels differ: window start timing (rows 0-1)"]
     m3_window_timing;
-    #[ignore = "322 pixels differ: window start timing with WX=0 (rows 0-3, 5-11, 13-19, 21-27, 29-35, 37-43...)"]
     m3_window_timing_wx_0;
-    #[ignore = "12379 pixels differ: WX written mid-line (rows 5-143)"]
     m3_wx_4_change;
-    #[ignore = "10 pixels differ: WX written mid-line, with objects (rows 12, 28, 36, 44, 52, 60...)"]
     m3_wx_4_change_sprites;
-    #[ignore = "11889 pixels differ: WX written mid-line (rows 6-143)"]
     m3_wx_5_change;
-    #[ignore = "5799 pixels differ: WX written mid-line (rows 4-101)"]
     m3_wx_6_change;
 }
 

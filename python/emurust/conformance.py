@@ -195,26 +195,9 @@ KNOWN_FAILURES: dict[str, str] = {}
 # are drawn by a dot-level pixel FIFO whose DMG quirks are not all calibrated yet (count of
 # differing pixels against the DMG-blob image).
 _MEALYBUG_FAILURES = {
-    "m3_bgp_change_sprites": "972 px: BGP written mid-line, with objects",
-    "m3_lcdc_bg_en_change": "376 px: LCDC.0 BG enable toggled mid-line",
-    "m3_lcdc_bg_map_change": "402 px: LCDC.3 BG map toggled mid-line",
-    "m3_lcdc_obj_en_change": "146 px: LCDC.1 OBJ enable toggled mid-line",
-    "m3_lcdc_obj_en_change_variant": "242 px: LCDC.1 OBJ enable toggled mid-line",
-    "m3_lcdc_obj_size_change": "30 px: LCDC.2 OBJ size toggled mid-line",
-    "m3_lcdc_obj_size_change_scx": "30 px: LCDC.2 OBJ size toggled mid-line, SCX",
-    "m3_lcdc_tile_sel_change": "398 px: LCDC.4 tile data toggled mid-line",
-    "m3_lcdc_tile_sel_win_change": "812 px: LCDC.4 tile data toggled mid-line in the window",
-    "m3_lcdc_win_en_change_multiple": "6066 px: LCDC.5 window enable toggled repeatedly",
-    "m3_lcdc_win_en_change_multiple_wx": "21 px: LCDC.5 window enable toggled, several WX",
-    "m3_lcdc_win_map_change": "580 px: LCDC.6 window map toggled mid-line",
-    "m3_obp0_change": "432 px: OBP0 written mid-line",
-    "m3_scx_low_3_bits": "540 px: SCX bits 0-2 written mid-line",
-    "m3_window_timing": "3 px: window start timing",
-    "m3_window_timing_wx_0": "322 px: window start timing with WX=0",
-    "m3_wx_4_change": "12379 px: WX written mid-line",
-    "m3_wx_4_change_sprites": "10 px: WX written mid-line, with objects",
-    "m3_wx_5_change": "11889 px: WX written mid-line",
-    "m3_wx_6_change": "5799 px: WX written mid-line",
+    "m3_lcdc_bg_en_change": "4 px: LCDC.0 BG enable toggled mid-line",
+    "m3_lcdc_obj_en_change": "2 px: LCDC.1 OBJ enable toggled mid-line",
+    "m3_lcdc_obj_en_change_variant": "2 px: LCDC.1 OBJ enable toggled mid-line",
 }
 KNOWN_FAILURES.update(
     {f"mealybug-tearoom-tests/{name}.gb": why for name, why in _MEALYBUG_FAILURES.items()}

@@ -43,6 +43,8 @@ pub struct Core {
 impl Core {
     pub fn new(rom: Arc<[u8]>, boot_rom: Option<&[u8]>) -> Result<Core> {
         check_rom_size(rom.len())?;
+        // The header's logo, which the boot ROM leaves in VRAM.
+        let logo: Option<[u8; 48]> = rom.get(0x104..0x134).and_then(|l| l.try_into().ok());
         let cart = Cartridge::new(rom)?;
         let boot = match boot_rom {
             None => None,
@@ -61,9 +63,14 @@ impl Core {
         } else {
             Registers::post_boot_dmg()
         };
+        let booting = boot.is_some();
+        let mut hw = Hardware::new(cart, boot);
+        if let (false, Some(logo)) = (booting, logo) {
+            hw.ppu.load_boot_vram(&logo);
+        }
         Ok(Core {
             cpu: Cpu::new(regs),
-            hw: Hardware::new(cart, boot),
+            hw,
             frame_count: 0,
             release_at: [0; 8],
             diag: None,

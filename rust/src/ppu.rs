@@ -140,8 +140,9 @@ pub struct Ppu {
     line_obj_count: u8,
     /// The window's own line counter (counts lines on which it was drawn).
     window_line: u8,
-    /// Whether the window has been drawn on the current line.
-    window_drawn_this_line: bool,
+    /// How many times the window started on the current line (each start
+    /// moves it to its next row).
+    window_starts: u8,
     /// The current line's pixels are not all drawn yet. Drawing of the rest
     /// waits until something could change them (a register, VRAM or OAM
     /// write) or the line ends.
@@ -210,7 +211,7 @@ impl Ppu {
             line_objs: [0; 10],
             line_obj_count: 0,
             window_line: 0,
-            window_drawn_this_line: false,
+            window_starts: 0,
             line_pending: false,
             fresh_on: false,
             blank_frame: false,
@@ -225,6 +226,39 @@ impl Ppu {
         p.next = DOTS_PER_LINE - POST_BOOT_LINE153_DOTS;
         p.stat_line = p.compute_stat_line();
         p
+    }
+
+    /// Fill VRAM as the DMG boot ROM leaves it: the cartridge header's logo
+    /// (`logo`, 0x104..0x134) as tiles 1..=24, each bit doubled across and
+    /// down (a byte is 4 rows: its high nibble twice, then its low nibble
+    /// twice), the boot ROM's (R) mark as tile 25, both in colour 1 (low bit
+    /// plane only), and the map rows at 0x9904 (tiles 1..=12, then (R) at
+    /// 0x9910) and 0x9924 (tiles 13..=24). Test ROMs such as Mealybug's use
+    /// the (R) tile without loading it.
+    pub fn load_boot_vram(&mut self, logo: &[u8; 48]) {
+        fn doubled(nibble: u8) -> u8 {
+            (0..4).fold(0, |acc, b| acc | (((nibble >> b) & 1) * (3 << (2 * b))))
+        }
+        self.vram.fill(0);
+        let mut a = 0x10;
+        for &byte in logo {
+            for nibble in [byte >> 4, byte & 0x0F] {
+                let row = doubled(nibble);
+                self.vram[a] = row;
+                self.vram[a + 2] = row;
+                a += 4;
+            }
+        }
+        for &row in &BOOT_REGISTERED_MARK {
+            self.vram[a] = row;
+            a += 2;
+        }
+        for i in 0..12u8 {
+            self.vram[0x1904 + i as usize] = i + 1;
+            self.vram[0x1924 + i as usize] = i + 13;
+        }
+        self.vram[0x1910] = 0x19;
+        self.content_gen += 1;
     }
 
     /// A PPU as at power-on (boot ROM runs): LCD off.
@@ -869,6 +903,10 @@ impl Ppu {
     }
 }
 
+/// The (R) mark the DMG boot ROM puts after the logo (tile 25, one byte a
+/// row, low bit plane).
+const BOOT_REGISTERED_MARK: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
+
 /// Dots into line 153 at which the DMG boot ROM hands over (PC=0x100)
 /// (GBMicrotest poweron_ly_*, poweron_stat_*, poweron_oam_*, poweron_vram_*).
 const POST_BOOT_LINE153_DOTS: u64 = 396;
@@ -1111,7 +1149,7 @@ impl Ppu {
     /// whose rows include LY.
     fn start_line_drawing(&mut self) {
         self.line_pending = true;
-        self.window_drawn_this_line = false;
+        self.window_starts = 0;
         self.scan_gen = self.content_gen;
         self.scan_tall = self.lcdc & 0x04 != 0;
         if self.ly == self.wy {
@@ -1152,7 +1190,7 @@ impl Ppu {
         if self.ly >= 144 {
             return;
         }
-        if self.reference_renderer || !self.mid_writes.is_empty() {
+        if self.reference_renderer || !self.mid_writes.is_empty() || self.window_zero_pixel() {
             let regs = if self.mid_writes.is_empty() {
                 self.line_regs()
             } else {
@@ -1164,9 +1202,21 @@ impl Ppu {
         } else {
             self.draw_line_cached();
         }
-        if self.window_drawn_this_line {
-            self.window_line = self.window_line.wrapping_add(1);
+        self.window_line = self.window_line.wrapping_add(self.window_starts);
+    }
+
+    /// Whether this line gets the DMG's stray colour-0 pixel of a window
+    /// that is off (LCDC.5 clear) but would start on a background tile
+    /// boundary (Pan Docs "Window"): only the FIFO draws it.
+    #[inline]
+    fn window_zero_pixel(&self) -> bool {
+        if self.lcdc & 0x20 != 0 || !self.wy_triggered {
+            return false;
         }
+        // The FIFO pushes a tile each time screen x + SCX % 8 reaches a
+        // multiple of 8 (after the first push, at x = -(SCX % 8)).
+        let at = self.wx as i16 - 7 + (self.scx & 7) as i16;
+        at > 0 && at % 8 == 0 && self.wx <= 166
     }
 
     /// First screen x of the window on this line, if it shows at all.
@@ -1247,7 +1297,7 @@ impl Ppu {
     #[inline]
     fn note_window_line(&mut self) {
         if self.lcdc & 0x20 != 0 && self.wy_triggered && self.wx <= 166 {
-            self.window_drawn_this_line = true;
+            self.window_starts = 1;
         }
     }
 
@@ -1411,10 +1461,16 @@ impl Ppu {
 // * Registers are read when the hardware uses them: the tile map (LCDC.3,
 //   LCDC.6), SCX and SCY on the tile-number step; LCDC.4 and SCY again on
 //   each tile-data step; BGP, OBP0/1, LCDC.0 and LCDC.1 when a pixel is
-//   shifted out and mixed.
-// * The window starts when the pixel counter reaches WX - 7 (an equality
-//   test, so a WX written past the current position does nothing): the BG
-//   FIFO is cleared and the fetcher restarts on window tile 0 (6 dots).
+//   shifted out and mixed (LCDC a dot late there).
+// * The window starts when the pixel counter (screen x + 7; before the
+//   first push it runs through 0..=6 one a dot) equals WX, with LCDC.5 set
+//   and LY having met WY this frame: the BG FIFO is cleared and the fetcher
+//   restarts on window tile 0 (6 dots); window pixels left of the screen
+//   are shifted out and dropped. It is an equality test, so a WX written
+//   past the current position does nothing. Every start shows the next
+//   window row; clearing LCDC.5 stops the window at the next tile fetch.
+//   A match that does not start the window (window already on, or LCDC.5
+//   clear) on a dot where a tile is pushed inserts a colour-0 pixel (DMG).
 // * An object whose X is reached (with LCDC.1 set) stops the shifter; its
 //   fetch starts once the background fetch in progress has read its low
 //   data byte, and takes 6 dots (Pan Docs "Mode 3 length": 6 to 11 dots).
@@ -1429,6 +1485,16 @@ const FIFO_ORIGIN: u64 = OAM_SCAN_DOTS + 3;
 /// tile a few dots before the second tile's, which starts with the push.)
 const FIFO_FIRST_FETCH: u32 = 4;
 const FIFO_FIRST_PUSH: u32 = 12;
+/// The dot on which the pixel counter, running through the positions left
+/// of the screen before the first push, meets WX = 0 (with no fine scroll).
+const WIN_PREROLL_DOT: u32 = 5;
+/// A WX write reaches the window comparator this many dots after the dot
+/// the FIFO applies other writes on (mealybug m3_wx_4/5/6_change: WX = 4
+/// and 5 written before mode 3 still start the window, 6 does not).
+const WX_WRITE_LAG: u32 = 2;
+/// LCDC writes reach the pixel mixer and the window logic this many dots
+/// after the fetcher.
+const LCDC_LATE_LAG: u32 = 1;
 /// Fetcher progress (dots into the 6-dot fetch) at which each of its VRAM
 /// reads happens: the tile number, the low and the high data byte.
 const FETCH_TILE_AT: u8 = 0;
@@ -1437,9 +1503,11 @@ const FETCH_HIGH_AT: u8 = 4;
 /// An object fetch starts once the background fetch has finished.
 const OBJ_WAIT_PROGRESS: u8 = 6;
 const OBJ_FETCH_DOTS: u8 = 6;
-/// The dot of an object fetch (1..=6) on which LCDC.2 (object size) is read
-/// (with its low data byte; fitted to mealybug m3_lcdc_obj_size_change*).
+/// The dots of an object fetch (1..=6) on which LCDC.2 (object size) is
+/// read, with the low and with the high data byte (fitted to mealybug
+/// m3_lcdc_obj_size_change*: a switch between them mixes two rows' planes).
 const OBJ_SIZE_AT: u8 = 3;
+const OBJ_SIZE_HIGH_AT: u8 = 5;
 
 /// The registers the FIFO reads during a line.
 #[derive(Clone, Copy, Default)]
@@ -1542,9 +1610,23 @@ impl Ppu {
     /// Merge object `line_objs[k]`'s row into the OBJ FIFO, whose head is
     /// screen pixel `lx`. Objects fetched earlier (lower X, then lower OAM
     /// index: DMG priority) keep their opaque pixels.
-    fn merge_object(&self, k: usize, lcdc: u8, lx: i16, obj: &mut [ObjPixel; 8], head: usize) {
+    ///
+    /// The object size is read with each data byte: `lcdc` as LCDC was at
+    /// the low byte's read and at the high byte's (a switch in between
+    /// mixes the planes of two rows: mealybug m3_lcdc_obj_size_change).
+    fn merge_object(
+        &self,
+        k: usize,
+        lcdc: (u8, u8),
+        lx: i16,
+        obj: &mut [ObjPixel; 8],
+        head: usize,
+    ) {
         let i = self.line_objs[k] as usize;
-        let (lo, hi) = self.object_row_with(i, lcdc);
+        let (lo, mut hi) = self.object_row_with(i, lcdc.0);
+        if (lcdc.0 ^ lcdc.1) & 0x04 != 0 {
+            hi = self.object_row_with(i, lcdc.1).1;
+        }
         let attrs = self.oam[i * 4 + 3];
         let left = self.oam[i * 4 + 1] as i16 - 8;
         for p in 0..8i16 {
@@ -1581,14 +1663,16 @@ impl Ppu {
     fn fifo_line(&mut self, mut r: LineRegs) {
         let ly = self.ly;
         let row = ly as usize * WIDTH;
-        let fine = (r.scx & 7) as i16;
+        // SCX % 8, taken when the first fetch starts.
+        let mut fine = 0i16;
         // Pixel counter: the screen x of the next pixel shifted out; the
-        // SCX fine-scroll pixels are shifted out (and dropped) at x < 0.
-        let mut lx: i16 = -fine;
+        // SCX fine-scroll pixels (and window pixels left of the screen) are
+        // shifted out, and dropped, at x < 0.
+        let mut lx: i16 = 0;
         // BG FIFO (colour indices; the fetcher pushes only into an empty
-        // FIFO, so eight entries suffice) and OBJ FIFO, both from the next
-        // pixel out.
-        let mut bg = [0u8; 8];
+        // FIFO, so a tile row and an inserted zero pixel suffice) and OBJ
+        // FIFO, both from the next pixel out.
+        let mut bg = [0u8; 9];
         let mut bg_head = 0usize;
         let mut bg_len = 0usize;
         let mut obj = [ObjPixel::default(); 8];
@@ -1596,10 +1680,17 @@ impl Ppu {
         // Fetcher: dots done of the current 6-dot fetch (6: data ready).
         let mut progress: u8 = 0;
         let mut idle = FIFO_FIRST_FETCH;
-        let mut in_window = false;
+        // The window: `win_active` is the window latch (set when the pixel
+        // counter meets WX, reset while LCDC.5 is clear), `fetch_win` says
+        // whether the fetch in progress reads window tiles, `win_starts`
+        // counts the starts on this line (each start shows the next window
+        // row: mealybug m3_lcdc_win_en_change_multiple).
+        let mut win_active = false;
+        let mut fetch_win = false;
+        let mut win_starts: u8 = 0;
+        let mut win_start_lx = i16::MIN;
         let mut bg_tiles: u8 = 0;
         let mut win_tiles: u8 = 0;
-        let mut win_skip = 0usize;
         let mut tile_no = 0u8;
         let (mut lo, mut hi) = (0u8, 0u8);
         // The first tile has been pushed (pixels are shifting out).
@@ -1608,64 +1699,149 @@ impl Ppu {
         // Objects of this line not yet reached, and the object fetch.
         let mut pending: u16 = (1u16 << self.line_obj_count) - 1;
         let mut ofetch = ObjFetch::Idle;
-        let mut obj_lcdc = r.lcdc;
-        let writes = std::mem::take(&mut self.mid_writes);
+        let mut obj_lcdc = (r.lcdc, r.lcdc);
+        // The writes, at the dots where they take effect (WX reaches the
+        // window comparator later than the other registers).
+        let mut writes = std::mem::take(&mut self.mid_writes);
+        for w in writes.iter_mut() {
+            if w.addr == 0xFF4B {
+                w.dot += WX_WRITE_LAG;
+            }
+        }
+        writes.sort_by_key(|w| w.dot);
+        // LCDC as the pixel mixer and the window logic see it: writes reach
+        // them a dot after the fetcher (mealybug m3_lcdc_bg_en_change,
+        // m3_lcdc_win_en_change_multiple_wx).
+        let mut late_lcdc = r.lcdc;
         let mut wi = 0;
-        let mut dot: u32 = 0;
-        while lx < WIDTH as i16 && dot < 2000 {
+        let mut li = 0;
+        let mut d: u32 = 0;
+        while lx < WIDTH as i16 && d < 2000 {
             // Register writes that land on this dot.
             let mut bgp_glitch = None;
-            while wi < writes.len() && writes[wi].dot <= dot {
+            let mut wx_written = false;
+            let r_lcdc_before = r.lcdc;
+            while wi < writes.len() && writes[wi].dot <= d {
                 let w = writes[wi];
                 if w.addr == 0xFF47 {
                     // DMG: the pixel shifted out during a BGP write sees the
                     // OR of the old and new values.
                     bgp_glitch = Some(r.bgp | w.value);
                 }
+                wx_written |= w.addr == 0xFF4B;
                 r.set(w.addr, w.value);
                 wi += 1;
             }
-            dot += 1;
+            let win_was_enabled = r_lcdc_before & late_lcdc & 0x20 != 0;
+            while li < writes.len() && writes[li].dot + LCDC_LATE_LAG <= d {
+                if writes[li].addr == 0xFF40 {
+                    late_lcdc = writes[li].value;
+                }
+                li += 1;
+            }
+            let dot = d;
+            d += 1;
+            // Clearing LCDC.5 stops the window at once; setting it reaches
+            // the window logic a dot later (mealybug
+            // m3_lcdc_win_en_change_multiple_wx).
+            let win_enabled = r.lcdc & late_lcdc & 0x20 != 0;
+            if !win_enabled {
+                win_active = false;
+            }
             if idle > 0 {
                 idle -= 1;
                 continue;
             }
-            // Window start: the pixel counter meets WX - 7.
-            if !in_window
-                && started
-                && ofetch == ObjFetch::Idle
-                && r.lcdc & 0x20 != 0
-                && self.wy_triggered
-                && lx + 7 == r.wx as i16
-            {
-                in_window = true;
-                self.window_drawn_this_line = true;
-                bg_len = 0;
-                progress = 0;
-                win_tiles = 0;
+            if dot == FIFO_FIRST_FETCH {
+                fine = (r.scx & 7) as i16;
+                lx = -fine;
             }
-            // WX <= 7 - SCX % 8: the window starts with the line (its first
-            // 7 - WX pixels off the left edge): the first background tile is
-            // dropped and the window fetch takes its place (mealybug
-            // m3_window_timing: no dot is lost beyond the fetch itself).
-            if !started
-                && !in_window
-                && progress == 6
-                && dot > FIFO_FIRST_PUSH
-                && r.lcdc & 0x20 != 0
-                && self.wy_triggered
-                && (r.wx as i16) <= 7 - fine
-            {
-                in_window = true;
-                self.window_drawn_this_line = true;
-                win_skip = (7 - fine - r.wx as i16) as usize;
-                progress = 0;
-                win_tiles = 0;
+            let win_y = win_enabled && self.wy_triggered;
+            let wx = r.wx as i16;
+            // Before the first tile is pushed, the pixel counter runs
+            // through the 7 positions left of the screen, one a dot (a dot
+            // later with SCX % 8 > 0, and only up to the fine-scroll
+            // discard): WX < 7 starts the window there, and its pixels left
+            // of the screen are shifted out and dropped. WX = 0 starts it
+            // before the fine scroll, which then drops window pixels too
+            // (Pan Docs "Window"; mealybug m3_window_timing,
+            // m3_window_timing_wx_0, m3_wx_4_change..m3_wx_6_change).
+            if !started && !win_active && win_y {
+                let first = WIN_PREROLL_DOT + u32::from(fine != 0);
+                let last = first + (6 - fine).max(0) as u32;
+                if (first..=last).contains(&dot) && (dot - first) as i16 == wx {
+                    win_active = true;
+                    win_starts += 1;
+                    fetch_win = true;
+                    win_tiles = 0;
+                    bg_len = 0;
+                    progress = 0;
+                    lx = wx - 7 - if wx == 0 { fine } else { 0 };
+                }
+            }
+            let push_allowed = started || fetch_win || dot >= FIFO_FIRST_PUSH;
+            if !started && progress == 6 && push_allowed && !first_push_checked {
+                // Objects that start left of the first pixel shifted out
+                // (X < 8 - SCX % 8 for the background; the window can start
+                // further left) are fetched before the first tile is pushed:
+                // 6 dots each, plus the wait for the background fetch, as
+                // Pan Docs' penalty (and an object at X = 0 also waits for
+                // the fine scroll). This comes before a window starting at
+                // the first pixel, whose tile-map read it delays (mealybug
+                // m3_lcdc_win_map_change, m3_lcdc_tile_sel_win_change).
+                first_push_checked = true;
+                let mut stall = 0u32;
+                let mut waited = false;
+                if r.lcdc & 0x02 != 0 {
+                    while let Some(k) = self.next_object(pending, lx + 7) {
+                        pending &= !(1 << k);
+                        let x = self.oam[self.line_objs[k] as usize * 4 + 1] as i16;
+                        if !waited {
+                            waited = true;
+                            stall += (5 - (x - lx)).max(0) as u32;
+                            if x == 0 {
+                                stall += fine as u32;
+                            }
+                        }
+                        stall += OBJ_FETCH_DOTS as u32;
+                        self.merge_object(k, (r.lcdc, r.lcdc), lx, &mut obj, obj_head);
+                    }
+                } else {
+                    while let Some(k) = self.next_object(pending, lx + 7) {
+                        pending &= !(1 << k);
+                    }
+                }
+                if stall > 0 {
+                    idle = stall - 1;
+                    continue;
+                }
+            }
+            // Window start: the pixel counter meets WX - 7 (an equality
+            // test, so a WX written past the current position does
+            // nothing). When LCDC.5 is set on the dot of the match, the
+            // window starts a pixel late (mealybug
+            // m3_lcdc_win_en_change_multiple_wx).
+            let shifting = started || (progress == 6 && dot >= FIFO_FIRST_PUSH);
+            if !win_active && shifting && ofetch == ObjFetch::Idle && win_y {
+                let on_time = lx + 7 == wx;
+                let late = lx + 6 == wx && !win_was_enabled && !wx_written;
+                if on_time || late {
+                    win_start_lx = lx;
+                    win_active = true;
+                    win_starts += 1;
+                    fetch_win = true;
+                    win_tiles = 0;
+                    bg_len = 0;
+                    progress = 0;
+                }
             }
             // Object fetch in progress: the fetcher and shifter wait.
             if let ObjFetch::Fetching(k, n) = ofetch {
                 if n == OBJ_SIZE_AT {
-                    obj_lcdc = r.lcdc;
+                    obj_lcdc = (r.lcdc, r.lcdc);
+                }
+                if n == OBJ_SIZE_HIGH_AT {
+                    obj_lcdc.1 = r.lcdc;
                 }
                 if n < OBJ_FETCH_DOTS {
                     ofetch = ObjFetch::Fetching(k, n + 1);
@@ -1677,51 +1853,27 @@ impl Ppu {
                     continue;
                 }
             }
-            if !started && progress == 6 && dot > FIFO_FIRST_PUSH && !first_push_checked {
-                // Objects left of the first pixel (X < 8 - SCX % 8) are
-                // fetched before the first tile is pushed: 6 dots each, plus
-                // the wait for the background fetch, as Pan Docs' penalty
-                // (and an object at X = 0 also waits for the fine scroll).
-                first_push_checked = true;
-                let mut stall = 0u32;
-                let mut waited = false;
-                if r.lcdc & 0x02 != 0 {
-                    while let Some(k) = self.next_object(pending, 7 - fine) {
-                        pending &= !(1 << k);
-                        let x = self.oam[self.line_objs[k] as usize * 4 + 1] as i16;
-                        if !waited {
-                            waited = true;
-                            stall += (5 - (x + fine)).max(0) as u32;
-                            if x == 0 {
-                                stall += fine as u32;
-                            }
-                        }
-                        stall += OBJ_FETCH_DOTS as u32;
-                        self.merge_object(k, r.lcdc, lx, &mut obj, obj_head);
-                    }
-                } else {
-                    while let Some(k) = self.next_object(pending, 7 - fine) {
-                        pending &= !(1 << k);
-                    }
-                }
-                if stall > 0 {
-                    idle = stall - 1;
-                    continue;
-                }
-            }
             // Background / window fetcher: push into an empty FIFO, and the
             // next fetch starts (reads its tile number) on the same dot.
-            if progress == 6 && bg_len == 0 && (started || dot > FIFO_FIRST_PUSH) {
-                for (p, px) in bg.iter_mut().enumerate() {
-                    *px = ((hi >> (7 - p)) & 1) << 1 | ((lo >> (7 - p)) & 1);
+            if progress == 6 && bg_len == 0 && push_allowed {
+                // DMG: when the pixel counter meets WX - 7 on the dot a tile
+                // is pushed but the window does not start there (it is
+                // already on, or LCDC.5 is clear), a colour-0 pixel goes out
+                // before the tile (Pan Docs "Window"; mealybug
+                // m3_wx_4_change, m3_lcdc_win_en_change_multiple_wx).
+                let zero = started
+                    && self.wy_triggered
+                    && lx + 7 == wx
+                    && lx != win_start_lx
+                    && (win_active || !win_enabled);
+                let first = usize::from(zero);
+                bg[0] = 0;
+                for p in 0..8 {
+                    bg[first + p] = ((hi >> (7 - p)) & 1) << 1 | ((lo >> (7 - p)) & 1);
                 }
                 bg_head = 0;
-                bg_len = 8;
-                if in_window {
-                    if win_tiles == 0 {
-                        bg_head = win_skip;
-                        bg_len -= win_skip;
-                    }
+                bg_len = 8 + first;
+                if fetch_win {
                     win_tiles = win_tiles.wrapping_add(1);
                 } else {
                     bg_tiles = bg_tiles.wrapping_add(1);
@@ -1731,13 +1883,12 @@ impl Ppu {
             if progress < 6 {
                 match progress {
                     FETCH_TILE_AT => {
-                        if in_window && r.lcdc & 0x20 == 0 {
-                            // Window switched off: back to the background.
-                            in_window = false;
-                        }
-                        let (map, col, y) = if in_window {
+                        // Window tiles while the window is on (clearing
+                        // LCDC.5 turns it off: back to the background).
+                        fetch_win = win_active;
+                        let (map, col, y) = if fetch_win {
                             let map = if r.lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
-                            (map, win_tiles as usize, self.window_line)
+                            (map, win_tiles as usize, self.window_row(win_starts))
                         } else {
                             let map = if r.lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
                             let col = (r.scx >> 3) as usize + bg_tiles as usize;
@@ -1746,8 +1897,8 @@ impl Ppu {
                         tile_no = self.vram[map + (y as usize >> 3) * 32 + (col & 31)];
                     }
                     FETCH_LOW_AT | FETCH_HIGH_AT => {
-                        let y = if in_window {
-                            self.window_line
+                        let y = if fetch_win {
+                            self.window_row(win_starts)
                         } else {
                             ly.wrapping_add(r.scy)
                         };
@@ -1771,9 +1922,7 @@ impl Ppu {
             if bg_len == 0 {
                 continue;
             }
-            if !started {
-                started = true;
-            }
+            started = true;
             // An object reached at this pixel.
             if ofetch == ObjFetch::Idle && pending != 0 {
                 if let Some(k) = self.next_object(pending, lx + 8) {
@@ -1784,11 +1933,18 @@ impl Ppu {
                 }
             }
             if let ObjFetch::Waiting(k) = ofetch {
-                // It is fetched once the background fetch is done.
-                if progress >= OBJ_WAIT_PROGRESS {
-                    ofetch = ObjFetch::Fetching(k, 1);
+                // It is fetched once the background fetch is done; a DMG
+                // whose LCDC.1 was cleared meanwhile drops it, and the
+                // shifter goes on at once (mealybug
+                // m3_lcdc_obj_en_change_variant: no fetch, no penalty).
+                if progress < OBJ_WAIT_PROGRESS {
+                    continue;
                 }
-                continue;
+                if r.lcdc & 0x02 != 0 {
+                    ofetch = ObjFetch::Fetching(k, 1);
+                    continue;
+                }
+                ofetch = ObjFetch::Idle;
             }
             // Shift one pixel out and mix it.
             let mut bc = bg[bg_head];
@@ -1797,22 +1953,29 @@ impl Ppu {
             let o = std::mem::take(&mut obj[obj_head]);
             obj_head = (obj_head + 1) & 7;
             if lx >= 0 {
-                if r.lcdc & 0x01 == 0 {
+                if late_lcdc & 0x01 == 0 {
                     bc = 0;
                 }
-                let shade =
-                    if r.lcdc & 0x02 != 0 && o.color != 0 && !(o.attrs & 0x80 != 0 && bc != 0) {
-                        let pal = if o.attrs & 0x10 != 0 { r.obp1 } else { r.obp0 };
-                        (pal >> (2 * o.color)) & 3
-                    } else {
-                        (bgp_glitch.unwrap_or(r.bgp) >> (2 * bc)) & 3
-                    };
+                let objects_shown = late_lcdc & 0x02 != 0;
+                let shade = if objects_shown && o.color != 0 && !(o.attrs & 0x80 != 0 && bc != 0) {
+                    let pal = if o.attrs & 0x10 != 0 { r.obp1 } else { r.obp0 };
+                    (pal >> (2 * o.color)) & 3
+                } else {
+                    (bgp_glitch.unwrap_or(r.bgp) >> (2 * bc)) & 3
+                };
                 self.frame[row + lx as usize] = shade;
             }
             lx += 1;
         }
+        self.window_starts = win_starts;
         self.mid_writes = writes;
         self.mid_writes.clear();
+    }
+
+    /// The window row shown by the `n`-th window start of this line (n >= 1).
+    #[inline]
+    fn window_row(&self, n: u8) -> u8 {
+        self.window_line.wrapping_add(n.wrapping_sub(1))
     }
 }
 
