@@ -129,8 +129,6 @@ pub struct Ppu {
     /// depends on both).
     scan_gen: u64,
     scan_tall: bool,
-    /// The fast renderer's BGP lookup table (rebuilt when BGP changes).
-    bg_pal: PairPalette,
     /// The fast renderer's line being drawn: shades, and BG colour indices
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
@@ -205,7 +203,6 @@ impl Ppu {
             line_keys: [0; HEIGHT],
             scan_gen: 0,
             scan_tall: false,
-            bg_pal: PairPalette::new(),
             line_buf: [0; LINE_BUF],
             line_ci: [0; LINE_BUF],
             line_objs: [0; 10],
@@ -1105,43 +1102,38 @@ const INTERLEAVE: [u16; 256] = {
 const LINE_PAD: usize = 8;
 const LINE_BUF: usize = LINE_PAD + WIDTH + 16;
 
-/// The shades of every pair of colour indices under one palette register:
-/// entry `c0<<2|c1` holds the bytes `[pal(c0), pal(c1)]` (left first) as a
-/// little-endian `u16`. Small (32 bytes) because every machine carries one.
-#[derive(Clone)]
-struct PairPalette {
-    pairs: [u16; 16],
-    /// The palette register the table was built for (> 0xFF: none yet).
-    built_for: u16,
-}
-
-impl PairPalette {
-    fn new() -> PairPalette {
-        PairPalette {
-            pairs: [0; 16],
-            built_for: 0x100,
-        }
-    }
-
-    #[inline]
-    fn update(&mut self, pal: u8) {
-        if self.built_for != pal as u16 {
-            for (i, p) in self.pairs.iter_mut().enumerate() {
-                let left = (pal >> (2 * (i >> 2))) & 3;
-                let right = (pal >> (2 * (i & 3))) & 3;
-                *p = left as u16 | (right as u16) << 8;
+/// The shades of every run of four colour indices under every palette
+/// register value: `QUAD_SHADES[pal][c0<<6|c1<<4|c2<<2|c3]` holds the bytes
+/// `[pal(c0), pal(c1), pal(c2), pal(c3)]` (leftmost first) as a
+/// little-endian `u32`. One 256 KiB table shared by every machine (like the
+/// ROM), of which a game touches only the rows of the palettes it uses.
+static QUAD_SHADES: [[u32; 256]; 256] = {
+    let mut t = [[0u32; 256]; 256];
+    let mut pal = 0;
+    while pal < 256 {
+        let mut quad = 0;
+        while quad < 256 {
+            let mut v = 0u32;
+            let mut k = 0;
+            while k < 4 {
+                let color = (quad >> (6 - 2 * k)) & 3;
+                v |= (((pal >> (2 * color)) & 3) as u32) << (8 * k);
+                k += 1;
             }
-            self.built_for = pal as u16;
+            t[pal][quad] = v;
+            quad += 1;
         }
+        pal += 1;
     }
+    t
+};
 
-    /// The 8 shades (byte 0 leftmost) of a tile row's interleaved colours
-    /// (`INTERLEAVE`: leftmost pixel in the top two bits).
-    #[inline(always)]
-    fn row(&self, colors: u16) -> u64 {
-        let pair = |k: u16| self.pairs[((colors >> (12 - 4 * k)) & 15) as usize] as u64;
-        pair(0) | pair(1) << 16 | pair(2) << 32 | pair(3) << 48
-    }
+/// The 8 shades (byte 0 leftmost) of a tile row's interleaved colours
+/// (`INTERLEAVE`: leftmost pixel in the top two bits) under `pal`'s row of
+/// [`QUAD_SHADES`].
+#[inline(always)]
+fn row_shades(pal: &[u32; 256], colors: u16) -> u64 {
+    pal[(colors >> 8) as usize] as u64 | (pal[(colors & 0xFF) as usize] as u64) << 32
 }
 
 impl Ppu {
@@ -1276,12 +1268,13 @@ impl Ppu {
             (0x80, 0x800)
         };
         let row = base + tile_row as usize * 2;
+        let pal = &QUAD_SHADES[self.bgp as usize];
         while p < p_end {
             let tile = (self.vram[(map_row + col) & 0x1FFF] ^ flip) as usize;
             let a = (row + tile * 16) & 0x1FFE;
             let (lo, hi) = (self.vram[a], self.vram[a + 1]);
             let c = INTERLEAVE[lo as usize] | INTERLEAVE[hi as usize] << 1;
-            let out = self.bg_pal.row(c).to_le_bytes();
+            let out = row_shades(pal, c).to_le_bytes();
             self.line_buf[p..p + 8].copy_from_slice(&out);
             if colors {
                 let ci = SPREAD[lo as usize] | SPREAD[hi as usize] << 1;
@@ -1345,7 +1338,6 @@ impl Ppu {
     }
 
     fn draw_span_fast(&mut self, x0: usize, x1: usize) {
-        self.bg_pal.update(self.bgp);
         self.note_window_line();
         let objects = self.lcdc & 0x02 != 0 && self.line_obj_count != 0;
         if self.lcdc & 0x01 != 0 {
