@@ -1708,6 +1708,18 @@ impl Ppu {
         let mut wi = 0;
         let mut li = 0;
         let mut d: u32 = 0;
+        // A window start: the BG FIFO is cleared and the fetcher restarts
+        // on window tile 0.
+        macro_rules! start_window {
+            () => {
+                win_active = true;
+                win_starts += 1;
+                fetch_win = true;
+                win_tiles = 0;
+                bg_len = 0;
+                progress = 0;
+            };
+        }
         while lx < WIDTH as i16 && d < 2000 {
             // Register writes that land on this dot.
             let mut bgp_glitch = None;
@@ -1762,12 +1774,7 @@ impl Ppu {
                 let first = WIN_PREROLL_DOT + u32::from(fine != 0);
                 let last = first + (6 - fine).max(0) as u32;
                 if (first..=last).contains(&dot) && (dot - first) as i16 == wx {
-                    win_active = true;
-                    win_starts += 1;
-                    fetch_win = true;
-                    win_tiles = 0;
-                    bg_len = 0;
-                    progress = 0;
+                    start_window!();
                     lx = wx - 7 - if wx == 0 { fine } else { 0 };
                 }
             }
@@ -1819,12 +1826,7 @@ impl Ppu {
                 let late = lx + 6 == wx && !win_was_enabled && !wx_written;
                 if on_time || late {
                     win_start_lx = lx;
-                    win_active = true;
-                    win_starts += 1;
-                    fetch_win = true;
-                    win_tiles = 0;
-                    bg_len = 0;
-                    progress = 0;
+                    start_window!();
                 }
             }
             // Object fetch in progress: the fetcher and shifter wait.
