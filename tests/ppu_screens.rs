@@ -296,21 +296,27 @@ fn renderers_agree(rel: &str, frames: u64, with_input: bool) {
         }
         fast.run_frame(true);
         slow.run_frame(true);
-        let (a, b) = (fast.screen().shades(), slow.screen().shades());
-        if a != b {
-            let first = a
-                .iter()
-                .zip(b.iter())
-                .position(|(x, y)| x != y)
-                .unwrap_or(0);
-            let (n, rows) = compare(&a[..], &b[..]);
-            panic!(
-                "{rel}: fast and reference renderers differ at frame {f}: {n} pixels ({rows}), \
-                 first at x={} y={}",
-                first % WIDTH,
-                first / WIDTH
-            );
-        }
+        assert_same_screen(rel, &format!("frame {f}"), &fast, &slow);
+    }
+}
+
+/// Panic, naming the differing pixels, unless the fast and the reference
+/// machine show the same shades.
+fn assert_same_screen(rel: &str, what: &str, fast: &GameBoy, slow: &GameBoy) {
+    let (a, b) = (fast.screen().shades(), slow.screen().shades());
+    if a != b {
+        let first = a
+            .iter()
+            .zip(b.iter())
+            .position(|(x, y)| x != y)
+            .unwrap_or(0);
+        let (n, rows) = compare(&a[..], &b[..]);
+        panic!(
+            "{rel}: fast and reference renderers differ at {what}: {n} pixels ({rows}), \
+             first at x={} y={}",
+            first % WIDTH,
+            first / WIDTH
+        );
     }
 }
 
@@ -362,13 +368,6 @@ fn line_cache_across_skipped_frames_and_state_loads() {
         let mut slow = GameBoy::new(&rom, None).expect("ROM loads");
         slow.set_reference_mode(true);
         let mut saved = None;
-        let check = |fast: &GameBoy, slow: &GameBoy, what: String| {
-            let (a, b) = (fast.screen().shades(), slow.screen().shades());
-            if a != b {
-                let (n, rows) = compare(&a[..], &b[..]);
-                panic!("{rel}: {what}: {n} pixels differ ({rows})");
-            }
-        };
         for f in 0..400u64 {
             script(f, &mut fast);
             script(f, &mut slow);
@@ -379,7 +378,7 @@ fn line_cache_across_skipped_frames_and_state_loads() {
                 saved = Some((fast.save_state(), slow.save_state()));
             }
             if render {
-                check(&fast, &slow, format!("frame {f}"));
+                assert_same_screen(rel, &format!("frame {f}"), &fast, &slow);
             }
         }
         let (a, b) = saved.expect("state saved at frame 150");
@@ -390,11 +389,8 @@ fn line_cache_across_skipped_frames_and_state_loads() {
             script(f, &mut slow);
             fast.run_frame(true);
             slow.run_frame(true);
-            check(
-                &mut fast,
-                &mut slow,
-                format!("frame {f} after loading frame 150"),
-            );
+            let what = format!("frame {f} after loading frame 150");
+            assert_same_screen(rel, &what, &fast, &slow);
         }
     }
 }
