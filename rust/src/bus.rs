@@ -880,6 +880,7 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
         self.synced(|hw, ram| hw.halt_idle::<REF>(ram));
     }
 
+    #[inline(always)]
     fn stop(&mut self) {
         self.synced(|hw, _| {
             let now = hw.now;
@@ -892,6 +893,7 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
         });
     }
 
+    #[inline(always)]
     fn joypad_pressed(&mut self) -> bool {
         self.hw.joypad.pressed != 0
     }

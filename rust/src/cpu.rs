@@ -182,7 +182,7 @@ impl Mode {
 
 /// The SM83 CPU state. Registers are plain bytes; `f` always has its low
 /// nibble clear.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cpu {
     a: u8,
     f: u8,
@@ -308,25 +308,42 @@ impl Cpu {
     /// So `done` must look only at hardware state that such slow paths
     /// change (like `frame_done`), never at the clock.
     #[inline(never)]
-    pub fn run_until<B: CpuBus>(&mut self, bus: &mut B, mut done: impl FnMut(&mut B) -> bool) {
+    pub fn run_until<B: CpuBus>(&mut self, bus: B, mut done: impl FnMut(&mut B) -> bool) -> B {
+        // The loop works on local copies of the CPU and the bus. Their
+        // addresses never leave this function (the out-of-line calls below
+        // get a temporary copy, swapped back afterwards), so the optimizer
+        // keeps PC, the registers and the bus clock in machine registers
+        // instead of storing and reloading them through `self`/`bus` at
+        // every M-cycle.
+        let mut cpu = *self;
+        let mut bus = bus;
         loop {
             if bus.take_recheck() {
-                if done(bus) {
+                if done(&mut bus) {
                     bus.recheck();
-                    return;
+                    break;
                 }
-                if self.mode != Mode::Running || (self.ime && bus.pending_interrupts() != 0) {
-                    self.step_inline(bus);
+                if cpu.mode != Mode::Running || (cpu.ime && bus.pending_interrupts() != 0) {
+                    (cpu, bus) = Self::outlined_step(cpu, bus);
                     bus.recheck();
                     continue;
                 }
             }
             if B::DIAGNOSTIC {
-                self.trace_before_step(bus);
+                cpu.trace_before_step(&mut bus);
             }
-            let op = self.fetch8(bus);
-            self.execute(op, bus);
+            let op = cpu.fetch8(&mut bus);
+            cpu.execute(op, &mut bus);
         }
+        *self = cpu;
+        bus
+    }
+
+    /// One step out of line, on values the caller swaps back (see `run_until`).
+    #[inline(never)]
+    fn outlined_step<B: CpuBus>(mut cpu: Cpu, mut bus: B) -> (Cpu, B) {
+        cpu.step_inline(&mut bus);
+        (cpu, bus)
     }
 
     #[inline(always)]
@@ -457,6 +474,7 @@ impl Cpu {
     /// * no button held: DIV is reset and STOP mode is entered; STOP is
     ///   1 byte long if an interrupt is pending, 2 bytes otherwise (the
     ///   second byte is skipped, not executed).
+    #[inline(always)]
     fn stop_instr<B: CpuBus>(&mut self, bus: &mut B) {
         bus.recheck();
         let pending = bus.pending_interrupts() != 0;

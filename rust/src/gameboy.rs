@@ -87,14 +87,14 @@ impl Core {
         self.hw.ppu.reference_renderer = self.hw.reference;
         if let Some(diag) = self.diag.as_deref_mut() {
             let inner = Bus::<true>::new(&mut self.hw, ram);
-            let mut bus = DiagBus { inner, diag };
-            self.cpu.run_until(&mut bus, |b| b.inner.hw.frame_done);
+            let bus = DiagBus { inner, diag };
+            self.cpu.run_until(bus, |b| b.inner.hw.frame_done);
         } else if self.hw.reference {
-            let mut bus = Bus::<true>::new(&mut self.hw, ram);
-            self.cpu.run_until(&mut bus, |b| b.hw.frame_done);
+            let bus = Bus::<true>::new(&mut self.hw, ram);
+            self.cpu.run_until(bus, |b| b.hw.frame_done);
         } else {
-            let mut bus = Bus::<false>::new(&mut self.hw, ram);
-            self.cpu.run_until(&mut bus, |b| b.hw.frame_done);
+            let bus = Bus::<false>::new(&mut self.hw, ram);
+            self.cpu.run_until(bus, |b| b.hw.frame_done);
         }
         self.frame_count += 1;
         self.release_due_buttons();
