@@ -38,21 +38,21 @@ Method
 Findings (allowlisted below with their reasons)
 ===============================================
 
-1. **First frame after the LCD is switched on** (emurust bug, PPU): the hardware keeps that
-   frame blank (Pan Docs, LCDC.7: "the screen will stay blank during the first frame");
-   emurust shows the picture drawn in it. PyBoy blanks it, filling it with BG colour 0
-   through BGP (white at boot, black in Pandora's Blocks, whose BGP maps colour 0 to shade
-   3). First occurrence: frame 4 of every run, when the boot ROM enables the LCD: 205 pixels
-   differ, the first at row 67, column 65 (emurust shade 3, PyBoy 0). Allowlisted when
-   PyBoy's frame follows an LCD enable and is one uniform shade, BGP's colour 0.
-2. **Boot ROM logo animation** (timing of mid-line writes): PyBoy's boot ROM rewrites SCX
-   as LY advances, a few cycles into each line. From frame 25, a few pixels per frame
-   differ on rows 67-71 (frame 25: 4 pixels, the first at row 68, column 64: emurust 3,
-   PyBoy 0). Whether a write lands before the point where each emulator samples SCX for the
-   line depends on a few cycles: PyBoy's PPU runs 4 cycles late after the boot ROM's
-   LCD enable (finding 3), PyBoy samples SCX at the end of mode 3 for the whole line (not
-   the hardware's per-tile fetch either), and emurust's mid-line register writes are a known
-   approximation (Mealybug ``m3_scx_*`` ``#[ignore]``d in ``tests/ppu_screens.rs``).
+1. **First frame after the LCD is switched on** (PyBoy approximates): the hardware keeps that
+   frame blank (Pan Docs, LCDC.7: "the screen will stay blank during the first frame").
+   emurust shows it white (shade 0), as a blank DMG screen looks; PyBoy fills it with BG
+   colour 0 through BGP, which is white at boot but black in Pandora's Blocks (BGP maps
+   colour 0 to shade 3): frame 183 of the scripted run, all 23,040 pixels differ (emurust 0,
+   PyBoy 3). Allowlisted when PyBoy's frame follows an LCD enable and is one uniform shade,
+   BGP's colour 0. (An earlier emurust drew the picture into that frame; it no longer does.)
+2. **Boot ROM logo animation** (PyBoy wrong, mid-line SCX writes): PyBoy's boot ROM rewrites
+   SCX as LY advances, a few cycles into each line. From frame 24, a few pixels per frame
+   differ on rows 67-71 (4 pixels, the first at row 67, column 64: emurust 3, PyBoy 0).
+   Whether a write lands before the point where each emulator samples SCX for the line
+   depends on a few cycles: PyBoy's PPU runs 4 cycles late after the boot ROM's LCD enable
+   (finding 3) and samples SCX once per line at the end of mode 3, where a DMG's fetcher reads
+   it tile by tile; emurust replays such lines through its pixel FIFO and passes Mealybug's
+   ``m3_scx_high_5_bits`` and ``m3_scx_low_3_bits`` (DMG screenshots), which PyBoy fails.
    Allowlisted while the boot ROM is mapped.
 3. **The game states diverge** (PyBoy wrong, re-diagnosed): after an LCD enable PyBoy's
    lines start 4 T-cycles later than a DMG's. gbmicrotest (verified on a DMG-CPU-08)
