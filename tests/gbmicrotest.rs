@@ -21,14 +21,13 @@ use std::sync::Mutex;
 const MAX_FRAMES: u32 = 30;
 
 // Failure reasons, "category: detail"; the category names the subsystem at
-// fault (`ppu ...`: the PPU's timing model, ppu.rs). The two ROM defects
+// fault (`ppu ...`: the PPU's timing model, ppu.rs). The three ROM defects
 // and the non-self-checking ROMs fail on hardware-accurate emulators too.
 const NO_VERDICT: &str = "no verdict: not a self-checking ROM (a testbench or visual test that never writes 0x01/0xFF to 0xFF82)";
 const ROM_DEFECT_DIV55: &str = "rom defect: expects DIV=$55 about 60 M-cycles after resetting DIV, unreachable (the HALT, with IF already set, runs straight on)";
 const ROM_DEFECT_NO_CLEAR_IF: &str =
     "rom defect: unlike its siblings it never clears IF, yet expects VBlank's IF.0 clear";
-const PPU_LYC: &str = "ppu lyc irq: LY=LYC STAT interrupt timing";
-const PPU_LINE153: &str = "ppu line 153: LY=0 / LY=LYC timing on line 153";
+const ROM_DEFECT_SAME_AS_A: &str = "rom defect: the same program as line_153_lyc_a and line_153_lyc_c (which pass, expecting STAT=$81) but expecting $85; no machine can pass all three";
 
 /// ROMs that fail today, with their reason. Remove a ROM from here when a
 /// fix makes it pass (the test reports it).
@@ -52,14 +51,8 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[
     ("flood_vram.gb", NO_VERDICT),
     ("halt_op_dupe_delay.gb", ROM_DEFECT_DIV55),
     ("lcdon_write_timing.gb", NO_VERDICT),
-    ("line_153_lyc_b.gb", PPU_LINE153),
-    ("line_153_lyc_int_b.gb", PPU_LINE153),
+    ("line_153_lyc_b.gb", ROM_DEFECT_SAME_AS_A),
     ("ly_while_lcd_off.gb", NO_VERDICT),
-    ("lyc1_int_if_edge_c.gb", PPU_LYC),
-    ("lyc1_int_halt_a.gb", PPU_LYC),
-    ("lyc1_int_halt_b.gb", PPU_LYC),
-    ("lyc1_int_nops_a.gb", PPU_LYC),
-    ("lyc1_int_nops_b.gb", PPU_LYC),
     ("minimal.gb", NO_VERDICT),
     ("mode2_stat_int_to_oam_unlock.gb", NO_VERDICT),
     ("oam_sprite_trashing.gb", NO_VERDICT),

@@ -239,16 +239,8 @@ _GBMICROTEST_FAILURES: dict[str, tuple[str, ...]] = {
         "wave_write_to_0xC003.gb",
     ),
     "rom defect: expects an unreachable DIV value": ("halt_op_dupe_delay.gb",),
-    "ppu line 153: LY=0 / LY=LYC timing on line 153": (
+    "rom defect: the same program as line_153_lyc_a/_c (which pass) expecting another value": (
         "line_153_lyc_b.gb",
-        "line_153_lyc_int_b.gb",
-    ),
-    "ppu lyc irq: LY=LYC STAT interrupt timing": (
-        "lyc1_int_if_edge_c.gb",
-        "lyc1_int_halt_a.gb",
-        "lyc1_int_halt_b.gb",
-        "lyc1_int_nops_a.gb",
-        "lyc1_int_nops_b.gb",
     ),
     "rom defect: never clears IF yet expects it clear": ("stat_write_glitch_l154_d.gb",),
 }

@@ -18,7 +18,7 @@ use crate::cpu::CpuBus;
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
-use crate::ppu::{Ppu, DOTS_PER_FRAME};
+use crate::ppu::{Ppu, DOTS_PER_FRAME, IRQ_STAT};
 use crate::serial::Serial;
 use crate::state::{StateReader, StateWriter, Stateful};
 use crate::timer::{Timer, IRQ_TIMER};
@@ -316,6 +316,21 @@ impl Hardware {
         self.ppu.late_halt_irq = 0;
     }
 
+    /// The PPU samples its STAT line at the end of the M-cycle: an LYC write
+    /// in the M-cycle in which the line rose, that lowers it again, leaves
+    /// no edge, so the request raised late in that cycle is withdrawn, like
+    /// a TIMA write cancelling the timer's (GBMicrotest line_153_lyc_int_b,
+    /// verified on a DMG: LYC=0xFF written in the M-cycle of line 153's
+    /// LY=0 match raises no interrupt).
+    #[cold]
+    fn lyc_write_cancel(&mut self) {
+        if self.if_late_at == self.now && self.if_late & IRQ_STAT != 0 && !self.ppu.stat_line() {
+            self.intf &= !IRQ_STAT;
+            self.if_late &= !IRQ_STAT;
+            self.halt_late &= !IRQ_STAT;
+        }
+    }
+
     /// IF bits the PPU raised in the current M-cycle (hidden from IF accesses).
     #[inline]
     fn late_if(&self) -> u8 {
@@ -594,6 +609,9 @@ impl Hardware {
             0xFF40..=0xFF4B => {
                 let was_on = self.ppu.lcd_on();
                 self.intf |= self.ppu.write(addr, value, now);
+                if addr == 0xFF45 {
+                    self.lyc_write_cancel();
+                }
                 if was_on && !self.ppu.lcd_on() {
                     // With the LCD off, frames are counted by time.
                     self.frame_start = now;

@@ -393,6 +393,12 @@ impl Ppu {
         (e & 0x40 != 0 && self.lyc_irq()) || e & self.mode_sources() != 0
     }
 
+    /// The STAT interrupt line (any enabled source active).
+    #[inline]
+    pub fn stat_line(&self) -> bool {
+        self.stat_line
+    }
+
     /// Re-evaluate the STAT line; returns IRQ_STAT on a rising edge.
     #[inline]
     fn update_stat(&mut self) -> u8 {
@@ -853,8 +859,13 @@ impl Ppu {
                 // if every source were enabled, so an active condition raises
                 // the interrupt on a low line. GBMicrotest stat_write_glitch_*
                 // (verified on a DMG) show it for HBlank, VBlank and LY=LYC
-                // but not during the OAM scan or mode 3.
-                let active = self.lyc_match() || (self.lcd_on() && self.mode <= 1);
+                // but not during the OAM scan or mode 3. Nor on line 0 after
+                // the LCD is switched on, before its first mode 3: STAT reads
+                // mode 0 there, but HBlank has not begun (GBMicrotest
+                // lyc1_int_nops_a/b, lyc1_int_halt_a/b, verified on a DMG:
+                // a STAT write right after LCD on raises no interrupt).
+                let fresh_line0 = self.mode == 0 && self.phase == Phase::ToTransfer;
+                let active = self.lyc_match() || (self.lcd_on() && self.mode <= 1 && !fresh_line0);
                 let glitch = if active && !self.stat_line {
                     IRQ_STAT
                 } else {
