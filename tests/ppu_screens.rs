@@ -220,12 +220,9 @@ mealybug_tests! {
     m2_win_en_toggle;
     m3_bgp_change;
     m3_bgp_change_sprites;
-    #[ignore = "4 pixels differ: LCDC.0 BG enable toggled mid-line (rows 19-22)"]
     m3_lcdc_bg_en_change;
     m3_lcdc_bg_map_change;
-    #[ignore = "2 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 17, 22)"]
     m3_lcdc_obj_en_change;
-    #[ignore = "2 pixels differ: LCDC.1 OBJ enable toggled mid-line (rows 17, 22)"]
     m3_lcdc_obj_en_change_variant;
     m3_lcdc_obj_size_change;
     m3_lcdc_obj_size_change_scx;

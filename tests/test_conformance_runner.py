@@ -229,7 +229,7 @@ def test_known_failures_cover_the_rust_suite_ignores() -> None:
     if not (ROOT / "tests" / "mooneye.rs").is_file():
         pytest.skip("tests/*.rs not found")
     ignored = set(_rust_ignored_roms())
-    assert ignored, "no #[ignore] entries parsed from tests/ppu_screens.rs"
+    assert ignored, "no known failures parsed from tests/*.rs"
     missing = sorted(ignored - set(conf.KNOWN_FAILURES))
     assert not missing, f"add these to emurust.conformance.KNOWN_FAILURES: {missing}"
     stale = sorted(

@@ -191,18 +191,6 @@ _MODEL_SUFFIX = re.compile(r"^(?:[GSCA]+|dmg\w*|mgb\w*|sgb\w*|cgb\w*|agb\w*|ags\
 # (tests/test_conformance_runner.py checks that every one of them is listed here).
 KNOWN_FAILURES: dict[str, str] = {}
 
-# The `#[ignore = ...]` entries of tests/ppu_screens.rs: lines with mid-mode-3 register writes
-# are drawn by a dot-level pixel FIFO whose DMG quirks are not all calibrated yet (count of
-# differing pixels against the DMG-blob image).
-_MEALYBUG_FAILURES = {
-    "m3_lcdc_bg_en_change": "4 px: LCDC.0 BG enable toggled mid-line",
-    "m3_lcdc_obj_en_change": "2 px: LCDC.1 OBJ enable toggled mid-line",
-    "m3_lcdc_obj_en_change_variant": "2 px: LCDC.1 OBJ enable toggled mid-line",
-}
-KNOWN_FAILURES.update(
-    {f"mealybug-tearoom-tests/{name}.gb": why for name, why in _MEALYBUG_FAILURES.items()}
-)
-
 # The KNOWN_FAILURES of tests/gbmicrotest.rs, by reason (see that file for details).
 _GBMICROTEST_FAILURES: dict[str, tuple[str, ...]] = {
     "no verdict: not a self-checking ROM": (

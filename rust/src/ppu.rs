@@ -1464,7 +1464,9 @@ impl Ppu {
 // * Registers are read when the hardware uses them: the tile map (LCDC.3,
 //   LCDC.6), SCX and SCY on the tile-number step; LCDC.4 and SCY again on
 //   each tile-data step; BGP, OBP0/1, LCDC.0 and LCDC.1 when a pixel is
-//   shifted out and mixed (LCDC a dot late there).
+//   shifted out and mixed (LCDC a dot late there, except that turning
+//   LCDC.0 or LCDC.1 off is not late while the line's first pixel is the
+//   next out).
 // * The window starts when the pixel counter (screen x + 7; before the
 //   first push it runs through 0..=6 one a dot) equals WX, with LCDC.5 set
 //   and LY having met WY this frame: the BG FIFO is cleared and the fetcher
@@ -1958,10 +1960,20 @@ impl Ppu {
             let o = std::mem::take(&mut obj[obj_head]);
             obj_head = (obj_head + 1) & 7;
             if lx >= 0 {
-                if late_lcdc & 0x01 == 0 {
+                // DMG: a write that turns the background or objects off
+                // reaches the mixer at once (not a dot late) when the
+                // line's first pixel is the next out (SameBoy's DMG LCDC
+                // write conflict for LCDC.1; mealybug m3_lcdc_bg_en_change
+                // for LCDC.0).
+                let mix_lcdc = if lx == 0 {
+                    late_lcdc & (r.lcdc | !0x03)
+                } else {
+                    late_lcdc
+                };
+                if mix_lcdc & 0x01 == 0 {
                     bc = 0;
                 }
-                let objects_shown = late_lcdc & 0x02 != 0;
+                let objects_shown = mix_lcdc & 0x02 != 0;
                 let shade = if objects_shown && o.color != 0 && !(o.attrs & 0x80 != 0 && bc != 0) {
                     let pal = if o.attrs & 0x10 != 0 { r.obp1 } else { r.obp0 };
                     (pal >> (2 * o.color)) & 3
