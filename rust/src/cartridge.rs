@@ -514,6 +514,20 @@ impl Cartridge {
         &self.rom
     }
 
+    /// The eight ROM bytes at `addr..addr + 8` (little-endian), if they lie
+    /// in one mapped bank: what the bus keeps as its fetch window.
+    #[inline]
+    pub fn rom_window(&self, addr: u16) -> Option<u64> {
+        let a = addr as usize;
+        let in_bank = a & 0x3FFF;
+        if a >= 0x8000 || in_bank > 0x3FF8 {
+            return None;
+        }
+        let off = self.rom_off[(a >> 14) & 1] + in_bank;
+        let bytes: [u8; 8] = self.rom.get(off..off + 8)?.try_into().ok()?;
+        Some(u64::from_le_bytes(bytes))
+    }
+
     /// Banks currently mapped at 0x0000-0x3FFF and 0x4000-0x7FFF.
     pub fn rom_bank_numbers(&self) -> (usize, usize) {
         (

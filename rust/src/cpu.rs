@@ -50,6 +50,12 @@ pub trait CpuBus {
     fn read_idu(&mut self, addr: u16) -> u8 {
         self.read(addr)
     }
+    /// One M-cycle opcode or immediate fetch at PC: `read_idu` (kept
+    /// separate so a bus can serve fetches from a window over the code).
+    #[inline(always)]
+    fn fetch(&mut self, addr: u16) -> u8 {
+        self.read_idu(addr)
+    }
     /// `IE & IF & 0x1F`: interrupts requested and enabled (no side effects, no time).
     fn pending_interrupts(&mut self) -> u8;
     /// The pending interrupts as the dispatch sees them when it picks the

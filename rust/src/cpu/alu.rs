@@ -54,7 +54,7 @@ impl Cpu {
     /// unit steps PC during the read).
     #[inline(always)]
     pub(super) fn fetch8<B: CpuBus>(&mut self, bus: &mut B) -> u8 {
-        let v = bus.read_idu(self.pc);
+        let v = bus.fetch(self.pc);
         self.pc = self.pc.wrapping_add(1);
         v
     }
