@@ -507,12 +507,7 @@ impl Hardware {
     /// A CPU read; with `IDU` the increment/decrement unit also steps `addr`
     /// in the same M-cycle, which only matters to the OAM bug (0xFExx arm),
     /// so the other addresses cost exactly what a plain read does.
-    ///
-    /// Out of line, like `cpu_write`: the bus serves ROM, WRAM and HRAM
-    /// itself and calls these for the rest, so every memory access in the
-    /// CPU's opcode arms stays a few instructions plus a call, and the hot
-    /// interpreter loop stays small (half the code size; +2-6% measured).
-    #[inline(never)]
+    #[inline(always)]
     fn cpu_read_idu<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
@@ -552,7 +547,7 @@ impl Hardware {
         }
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn cpu_write(&mut self, ram: &mut Ram, addr: u16, value: u8) {
         match addr {
             0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize] = value,
