@@ -976,10 +976,12 @@ mod tests {
     /// though the fetch window read it from the old one.
     fn self_switching_rom() -> Vec<u8> {
         let mut rom = vec![0u8; 4 * 0x4000];
-        rom[0x147] = 0x01; // MBC1
-        rom[0x148] = 0x01; // 64 KiB, 4 banks
-        rom[0x100..0x103].copy_from_slice(&[0xC3, 0x00, 0x41]); // JP 0x4100
-                                                                // Bank 1 at 0x4100: LD A,2; LD (0x2000),A; LD B,0x11; JR -2.
+        // Header: MBC1, 64 KiB (4 banks).
+        rom[0x147] = 0x01;
+        rom[0x148] = 0x01;
+        // 0x0100: JP 0x4100.
+        rom[0x100..0x103].copy_from_slice(&[0xC3, 0x00, 0x41]);
+        // Bank 1 at 0x4100: LD A,2; LD (0x2000),A; LD B,0x11; JR -2.
         rom[0x4100..0x410A]
             .copy_from_slice(&[0x3E, 0x02, 0xEA, 0x00, 0x20, 0x06, 0x11, 0x18, 0xFE, 0x00]);
         // Bank 2 at 0x4105: LD B,0x22; JR -2.
