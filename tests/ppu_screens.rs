@@ -281,6 +281,15 @@ fn script(frame: u64, gb: &mut GameBoy) {
 /// Run `rel` on the fast path and on the reference path (which also uses the
 /// dot-accurate FIFO renderer), rendering every frame, and require identical
 /// shades at every frame.
+/// Frame `f` on two machines: the same scripted input, then one frame each,
+/// drawn or not as asked.
+fn step_pair(f: u64, a: &mut GameBoy, render_a: bool, b: &mut GameBoy, render_b: bool) {
+    script(f, a);
+    script(f, b);
+    a.run_frame(render_a);
+    b.run_frame(render_b);
+}
+
 fn renderers_agree(rel: &str, frames: u64, with_input: bool) {
     let Some(rom) = common::load(rel) else { return };
     let mut fast = GameBoy::new(&rom, None).expect("ROM loads");
@@ -366,11 +375,8 @@ fn line_cache_across_skipped_frames_and_state_loads() {
         slow.set_reference_mode(true);
         let mut saved = None;
         for f in 0..400u64 {
-            script(f, &mut fast);
-            script(f, &mut slow);
             let render = f % 5 == 0 || f % 7 == 3;
-            fast.run_frame(render);
-            slow.run_frame(true);
+            step_pair(f, &mut fast, render, &mut slow, true);
             if f == 150 {
                 saved = Some((fast.save_state(), slow.save_state()));
             }
@@ -382,10 +388,7 @@ fn line_cache_across_skipped_frames_and_state_loads() {
         fast.load_state(&a).expect("state loads");
         slow.load_state(&b).expect("state loads");
         for f in 151..211u64 {
-            script(f, &mut fast);
-            script(f, &mut slow);
-            fast.run_frame(true);
-            slow.run_frame(true);
+            step_pair(f, &mut fast, true, &mut slow, true);
             let what = format!("frame {f} after loading frame 150");
             assert_same_screen(rel, &what, &fast, &slow);
         }
@@ -405,10 +408,7 @@ fn rendering_leaves_state_unchanged() {
         let mut drawn = GameBoy::new(&rom, None).expect("ROM loads");
         let mut headless = GameBoy::new(&rom, None).expect("ROM loads");
         for f in 0..200 {
-            script(f, &mut drawn);
-            script(f, &mut headless);
-            drawn.run_frame(true);
-            headless.run_frame(false);
+            step_pair(f, &mut drawn, true, &mut headless, false);
         }
         assert!(
             drawn.save_state() == headless.save_state(),
