@@ -1193,7 +1193,7 @@ impl Ppu {
         if self.ly >= 144 {
             return;
         }
-        if self.reference_renderer || !self.mid_writes.is_empty() || self.window_zero_pixel() {
+        if self.reference_renderer || !self.mid_writes.is_empty() {
             let regs = if self.mid_writes.is_empty() {
                 self.line_regs()
             } else {
@@ -1210,7 +1210,8 @@ impl Ppu {
 
     /// Whether this line gets the DMG's stray colour-0 pixel of a window
     /// that is off (LCDC.5 clear) but would start on a background tile
-    /// boundary (Pan Docs "Window"): only the FIFO draws it.
+    /// boundary (Pan Docs "Window"): the FIFO inserts it at screen x
+    /// WX - 7, delaying the rest of the background by one pixel.
     #[inline]
     fn window_zero_pixel(&self) -> bool {
         if self.lcdc & 0x20 != 0 || !self.wy_triggered {
@@ -1308,11 +1309,15 @@ impl Ppu {
     /// What the fast renderer's pixels of this line depend on besides VRAM,
     /// OAM (`content_gen`) and the OAM scan: LCDC, SCX, SCY, BGP, OBP0,
     /// OBP1, and WX and the window line counter when the window shows (WX
-    /// 0xFF and counter 0 when it does not, which no showing window has).
+    /// 0xFF and counter 0 when it does not, which no showing window has;
+    /// WX and 0xFF when the line gets the stray window pixel).
     #[inline]
     fn line_key(&self) -> u64 {
         let (wx, wl) = match self.window_start() {
             Some(_) => (self.wx, self.window_line),
+            // The stray pixel's place; a window line counter of 0xFF never
+            // occurs on a showing window (it counts at most 144 lines).
+            None if self.window_zero_pixel() => (self.wx, 0xFF),
             None => (0xFF, 0),
         };
         u64::from_le_bytes([
@@ -1386,6 +1391,20 @@ impl Ppu {
                 let p = self.wx as usize + 1 + col * 8; // (WX - 7 + 8 col) + LINE_PAD
                 let map_row = map + (wy as usize >> 3) * 32;
                 self.fetch_tiles(map_row, col, wy & 7, p, x1 + LINE_PAD, objects);
+            } else if self.window_zero_pixel() {
+                // The stray colour-0 pixel at screen x WX - 7 (at least 1,
+                // at most 159 when it applies): the background from there on
+                // moves right by one pixel, its last pixel off the screen.
+                let at = self.wx as usize - 7;
+                if (x0..x1).contains(&at) {
+                    let (a, b) = (at + LINE_PAD, x1 + LINE_PAD);
+                    self.line_buf.copy_within(a..b - 1, a + 1);
+                    self.line_buf[a] = self.bgp & 3;
+                    if objects {
+                        self.line_ci.copy_within(a..b - 1, a + 1);
+                        self.line_ci[a] = 0;
+                    }
+                }
             }
         } else {
             // BG and window off: colour 0 everywhere.
