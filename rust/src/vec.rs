@@ -364,11 +364,16 @@ impl Buffers<'_> {
     /// by one thread.
     fn step_parallel(self, params: &StepParams<'_>) {
         let obs_len = self.obs.len() / self.cores.len();
+        // One env per task: envs in different game states differ several
+        // times over in cost (a halted game against one that redraws), and
+        // rayon's default splitting stops at num_threads * 2 chunks, which
+        // left a thread idle while another finished a slow chunk alone.
         self.cores
             .par_iter_mut()
             .zip(self.rams.par_iter_mut())
             .zip(self.obs.par_chunks_mut(obs_len))
             .zip(self.masks.par_iter())
+            .with_max_len(1)
             .for_each(|(((core, ram), obs), &mask)| params.step_env(core, ram, mask, obs));
         let n = self.addresses.len();
         if n > 0 {
