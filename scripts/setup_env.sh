@@ -48,7 +48,10 @@ EXTRAS="${EMURUST_EXTRAS:-test}"
 STAMP="$VENV/.emurust-deps"
 [[ "$EXTRAS" == test ]] || STAMP="$STAMP-${EXTRAS//[^a-z0-9]/-}"
 WANT="$(sha256sum pyproject.toml | cut -d' ' -f1) $(python -c 'import sys; print(sys.version)' | head -1)"
-if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! command -v maturin >/dev/null; then
+# (Also when the editable install itself is gone, e.g. after `pip uninstall emurust`:
+# `--skip-install` below only rebuilds the extension in place.)
+if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! command -v maturin >/dev/null ||
+    ! python -m pip show -q emurust >/dev/null 2>&1; then
     log "installing maturin and the extras: $EXTRAS"
     python -m pip install -q --upgrade pip
     python -m pip install -q "maturin>=1.8,<2"

@@ -168,7 +168,7 @@ fn polling_rom() -> Vec<u8> {
         0x18, 0x00, // JR loop (offset patched below)
     ];
     put(0x150, main);
-    let loop_at = 0x150 + 23;
+    let loop_at: usize = 0x150 + 23;
     let jr_end = 0x150 + main.len();
     rom[jr_end - 1] = (loop_at as i32 - jr_end as i32) as i8 as u8;
     rom
