@@ -1395,15 +1395,15 @@ impl Ppu {
                 // The stray colour-0 pixel at screen x WX - 7 (at least 1,
                 // at most 159 when it applies): the background from there on
                 // moves right by one pixel, its last pixel off the screen.
-                let at = self.wx as usize - 7;
-                if (x0..x1).contains(&at) {
-                    let (a, b) = (at + LINE_PAD, x1 + LINE_PAD);
-                    self.line_buf.copy_within(a..b - 1, a + 1);
-                    self.line_buf[a] = self.bgp & 3;
-                    if objects {
-                        self.line_ci.copy_within(a..b - 1, a + 1);
-                        self.line_ci[a] = 0;
-                    }
+                // (Spans are whole lines, `draw_line_cached`; a part of one
+                // would need the pixel left of it.)
+                debug_assert!(x0 == 0 && x1 == WIDTH);
+                let (a, b) = (self.wx as usize - 7 + LINE_PAD, WIDTH + LINE_PAD);
+                self.line_buf.copy_within(a..b - 1, a + 1);
+                self.line_buf[a] = self.bgp & 3;
+                if objects {
+                    self.line_ci.copy_within(a..b - 1, a + 1);
+                    self.line_ci[a] = 0;
                 }
             }
         } else {

@@ -366,8 +366,9 @@ impl Buffers<'_> {
         let obs_len = self.obs.len() / self.cores.len();
         // One env per task: envs in different game states differ several
         // times over in cost (a halted game against one that redraws), and
-        // rayon's default splitting stops at num_threads * 2 chunks, which
-        // left a thread idle while another finished a slow chunk alone.
+        // rayon's default splitting makes about 2 x num_threads chunks unless
+        // work is stolen: a thread sat idle while another finished a slow
+        // chunk alone.
         self.cores
             .par_iter_mut()
             .zip(self.rams.par_iter_mut())
