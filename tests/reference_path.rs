@@ -32,14 +32,24 @@ fn script(frame: u64, gb: &mut GameBoy) {
 
 fn compare(rel: &str, frames: u64, with_input: bool) {
     let Some(rom) = common::load(rel) else { return };
-    let mut fast = GameBoy::new(&rom, None).unwrap();
-    let mut slow = GameBoy::new(&rom, None).unwrap();
+    let input = if with_input {
+        script
+    } else {
+        |_: u64, _: &mut GameBoy| {}
+    };
+    compare_rom(rel, &rom, frames, input);
+}
+
+/// Run `rom` on the fast and the reference path side by side, `input`
+/// applied to both before each frame, and panic at the first frame whose
+/// state differs.
+fn compare_rom(name: &str, rom: &[u8], frames: u64, input: fn(u64, &mut GameBoy)) -> GameBoy {
+    let mut fast = GameBoy::new(rom, None).unwrap();
+    let mut slow = GameBoy::new(rom, None).unwrap();
     slow.set_reference_mode(true);
     for f in 0..frames {
-        if with_input {
-            script(f, &mut fast);
-            script(f, &mut slow);
-        }
+        input(f, &mut fast);
+        input(f, &mut slow);
         fast.run_frame(false);
         slow.run_frame(false);
         let (a, b) = (snapshot(&fast), snapshot(&slow));
@@ -48,10 +58,11 @@ fn compare(rel: &str, frames: u64, with_input: bool) {
             let (rb, cb, mb, _) = &b;
             let first = ma.iter().zip(mb.iter()).position(|(x, y)| x != y);
             panic!(
-                "{rel}: fast and reference paths diverge at frame {f}:\n fast {ra:?} @{ca}\n ref  {rb:?} @{cb}\n first differing state byte index: {first:?}"
+                "{name}: fast and reference paths diverge at frame {f}:\n fast {ra:?} @{ca}\n ref  {rb:?} @{cb}\n first differing state byte index: {first:?}"
             );
         }
     }
+    fast
 }
 
 #[test]
@@ -134,8 +145,9 @@ fn polling_rom() -> Vec<u8> {
     let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
     put(0x40, &[0xC3, 0x00, 0x02]); // VBlank: JP 0x0200
     put(0x50, &[0xC3, 0x10, 0x02]); // Timer: JP 0x0210
-    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
-                                           // VBlank handler: HRAM flag 0xFF90 = 1.
+                                    // Entry: NOP; JP 0x0150.
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]);
+    // VBlank handler: HRAM flag 0xFF90 = 1.
     put(0x200, &[0xF5, 0x3E, 0x01, 0xE0, 0x90, 0xF1, 0xD9]);
     // Timer handler: WRAM 0xC100[HRAM 0xFF92++] = D.
     put(
@@ -176,30 +188,15 @@ fn polling_rom() -> Vec<u8> {
 
 #[test]
 fn polling_loops_match_the_reference_path() {
-    let rom = polling_rom();
-    let mut fast = GameBoy::new(&rom, None).unwrap();
-    let mut slow = GameBoy::new(&rom, None).unwrap();
-    slow.set_reference_mode(true);
-    for f in 0..240u64 {
-        // Right held on two frames of every five: the joypad wait ends there.
-        let held = if f % 5 < 2 {
+    // Right held on two frames of every five: the joypad wait ends there.
+    let input = |f: u64, gb: &mut GameBoy| {
+        gb.set_buttons(if f % 5 < 2 {
             1 << Button::Right as u8
         } else {
             0
-        };
-        fast.set_buttons(held);
-        slow.set_buttons(held);
-        fast.run_frame(false);
-        slow.run_frame(false);
-        assert!(
-            snapshot(&fast) == snapshot(&slow),
-            "polling ROM: fast and reference paths diverge at frame {f}:\n fast {:?} @{}\n ref  {:?} @{}",
-            fast.registers(),
-            fast.cycles(),
-            slow.registers(),
-            slow.cycles()
-        );
-    }
+        });
+    };
+    let fast = compare_rom("polling ROM", &polling_rom(), 240, input);
     // The loops ran: the timer interrupts of the last frames (the log is a
     // ring of 256) caught the countdowns at several values, and the DIV log
     // filled.
