@@ -1,3 +1,5 @@
+//! Print the I/O registers 0xFF00-0xFF7F as the machine leaves its (emulated)
+//! boot, a row of 16 per line: `dumpio ROM`. Used to calibrate post-boot state.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rom = std::fs::read(&args[1]).unwrap();
