@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,56 @@ def test_batch_tiny_run_writes_json(shared_roms: Path, tmp_path: Path) -> None:
     )
     assert "memory" not in result
     assert "PyBoy AsyncVectorEnv" in proc.stdout
+
+
+def _count(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCH / "count_instructions.py"), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+    )
+
+
+def test_count_instructions_child_runs_the_workloads(shared_roms: Path) -> None:
+    game = str(shared_roms / "homebrew" / "2048" / "2048.gb")
+    for workload in ("baseline", "headless", "rl"):
+        proc = _count("--child", workload, game, "--frames", "2", "--steps", "2", timeout=60)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    bad = _count("--child", "bogus", game, timeout=60)
+    assert bad.returncode != 0
+    assert "unknown workload 'bogus'" in bad.stderr
+
+
+def test_count_instructions_repeats_exactly(shared_roms: Path, tmp_path: Path) -> None:
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed (it is a profiling tool, not a dependency)")
+    roms = tmp_path / "roms"
+    (roms / "homebrew" / "2048").mkdir(parents=True)
+    (roms / "homebrew" / "2048" / "2048.gb").symlink_to(shared_roms / "homebrew/2048/2048.gb")
+    runs = []
+    for label in ("a", "b"):
+        proc = _count(
+            "--roms",
+            str(roms),
+            "--frames",
+            "10",
+            "--steps",
+            "2",
+            "--label",
+            label,
+            "--out",
+            str(tmp_path),
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        runs.append(json.loads((tmp_path / f"count_instructions_{label}.json").read_text()))
+    (first,) = runs[0]["results"]
+    assert first["rom"] == "2048"
+    assert first["headless"] > 0
+    assert first["rl"] > first["headless"]
+    # Start-up differs by a few hundred instructions from run to run (addresses, the
+    # environment); the workloads themselves count the same.
+    (second,) = runs[1]["results"]
+    for key in ("baseline", "headless", "rl"):
+        assert abs(first[key] - second[key]) < 10_000, (key, first[key], second[key])

@@ -550,7 +550,12 @@ impl Ppu {
     pub fn catch_up(&mut self, now: u64) -> u8 {
         let mut irq = 0;
         while self.next <= now {
-            irq |= self.skip_lines(now);
+            // `skip_lines` needs `now` a whole line past the end of the
+            // current line, which ends at or after `next`: most catch-ups
+            // (a CPU polling STAT or LY) are nowhere near, and skip the call.
+            if now >= self.next + DOTS_PER_LINE {
+                irq |= self.skip_lines(now);
+            }
             let t = self.next;
             let was = self.phase;
             let bits = self.transition();
