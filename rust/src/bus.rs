@@ -292,7 +292,9 @@ impl Hardware {
             self.dma_catch_up(ram, t);
             self.intf |= self.ppu.catch_up(t);
         }
-        self.dma_catch_up(ram, self.now);
+        if self.dma.copied < 160 {
+            self.dma_catch_up(ram, self.now);
+        }
         self.intf |= self.ppu.catch_up(self.now);
         if self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0 {
             self.note_late_ppu_irq(before);
@@ -540,11 +542,28 @@ impl Hardware {
                 }
             }
             0xFFFF => self.ie,
+            // The PPU's registers (not 0xFF46, DMA) in one call: games poll
+            // STAT and LY in tight loops.
+            0xFF40..=0xFF45 | 0xFF47..=0xFF4B => self.read_ppu_register(ram, addr),
             _ => {
                 self.catch_up_io(addr, ram);
                 self.read_io(addr)
             }
         }
+    }
+
+    /// `catch_up_io` then `read_io` for a PPU register. Most polls fall
+    /// between two PPU transitions with no DMA running, where the catch-up
+    /// would do nothing: that case skips the call.
+    #[inline(never)]
+    fn read_ppu_register(&mut self, ram: &Ram, addr: u16) -> u8 {
+        if self.dma.copied < 160
+            || self.ppu.next_transition() <= self.now
+            || (self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0)
+        {
+            self.catch_up_ppu(ram);
+        }
+        self.ppu.read(addr)
     }
 
     #[inline(always)]
