@@ -60,6 +60,7 @@ from compare_pyboy import (  # noqa: E402 - after the sys.path line, for `python
     ROMS,
     _rss_kib,
     _table,
+    available_roms,
     new_pyboy,
 )
 
@@ -572,13 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skipped {who}: {why}")
 
     results: list[dict[str, Any]] = []
-    for label, rel in ROMS:
-        if args.rom and label not in args.rom:
-            continue
-        path = roms / rel
-        if not path.is_file():
-            print(f"note: {rel} not found, skipped")
-            continue
+    for label, path in available_roms(roms, args.rom or ()):
         print(f"  running {label} ...", file=sys.stderr, flush=True)
         r = bench_rom(label, path, ks, cpus, args, skipped, with_vec=no_vec is None)
         results.append(r)

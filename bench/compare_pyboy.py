@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
@@ -77,6 +77,19 @@ def _pin(cpu: int | None) -> str:
     chosen = allowed[-1] if cpu is None else cpu
     os.sched_setaffinity(0, {chosen})
     return f"pinned to CPU {chosen} (of {len(allowed)} allowed)"
+
+
+def available_roms(roms: Path, only: Collection[str] = ()) -> Iterator[tuple[str, Path]]:
+    """(label, path) of each benchmark ROM found under `roms` (only those labelled in `only`
+    when it is not empty), with a note on stdout for each one missing."""
+    for label, rel in ROMS:
+        if only and label not in only:
+            continue
+        path = roms / rel
+        if not path.is_file():
+            print(f"note: {rel} not found, skipped")
+            continue
+        yield label, path
 
 
 def import_pyboy() -> Any:
@@ -436,11 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     results: list[dict[str, Any]] = []
-    for label, rel in ROMS:
-        path = roms / rel
-        if not path.is_file():
-            print(f"note: {rel} not found, skipped")
-            continue
+    for label, path in available_roms(roms):
         print(f"  running {label} ...", file=sys.stderr, flush=True)
         r = bench_rom(label, path, args.frames, args.repeat, args.warmup)
         r["rss_per_instance"] = {

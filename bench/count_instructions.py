@@ -38,7 +38,14 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 sys.path.insert(0, str(HERE))
 
-from compare_pyboy import ACTIONS, RAM_ADDRESSES, RL_FRAME_SKIP, RL_HOLD, RL_SEED, ROMS  # noqa: E402
+from compare_pyboy import (  # noqa: E402
+    ACTIONS,
+    RAM_ADDRESSES,
+    RL_FRAME_SKIP,
+    RL_HOLD,
+    RL_SEED,
+    available_roms,
+)
 
 WARMUP = 120
 WORKLOADS = ("headless", "rl")
@@ -131,11 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     roms_dir = args.roms or Path(emurust.roms_dir())
     frames_of = {"headless": args.frames, "rl": args.steps * RL_FRAME_SKIP}
     results: list[dict[str, Any]] = []
-    for label, rel in ROMS:
-        path = roms_dir / rel
-        if not path.is_file():
-            print(f"{label}: {path} not found, skipped")
-            continue
+    for label, path in available_roms(roms_dir):
         base = count("baseline", path, args.frames, args.steps)
         row: dict[str, Any] = {"rom": label, "baseline": base}
         for workload in WORKLOADS:

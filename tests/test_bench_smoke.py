@@ -15,14 +15,18 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def _script(name: str, *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(BENCH / "batch.py"), *args],
+        [sys.executable, str(BENCH / name), *args],
         capture_output=True,
         text=True,
         check=False,
         timeout=timeout,
     )
+
+
+def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return _script("batch.py", *args, timeout=timeout)
 
 
 def test_batch_rejects_bad_arguments() -> None:
@@ -68,13 +72,7 @@ def test_batch_tiny_run_writes_json(shared_roms: Path, tmp_path: Path) -> None:
 
 
 def _count(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(BENCH / "count_instructions.py"), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=timeout,
-    )
+    return _script("count_instructions.py", *args, timeout=timeout)
 
 
 def test_count_instructions_child_runs_the_workloads(shared_roms: Path) -> None:
