@@ -278,9 +278,18 @@ impl Hardware {
         self.reschedule();
     }
 
-    /// Bring the PPU (and the OAM DMA feeding it) up to `now`.
+    /// Bring the PPU (and the OAM DMA feeding it) up to `now`. Most calls
+    /// (a game polling STAT or LY, VRAM accesses) fall between two PPU
+    /// transitions with no DMA running and no late request to note, where
+    /// there is nothing to do, and the call returns at once.
     #[inline]
     fn catch_up_ppu(&mut self, ram: &Ram) {
+        if self.dma.copied >= 160
+            && self.ppu.next_transition() > self.now
+            && !(self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0)
+        {
+            return;
+        }
         let before = self.intf;
         // While a DMA runs, interleave it with the PPU's transitions so the
         // OAM scan and the pixels see the bytes copied by then, no later.
@@ -552,17 +561,10 @@ impl Hardware {
         }
     }
 
-    /// `catch_up_io` then `read_io` for a PPU register. Most polls fall
-    /// between two PPU transitions with no DMA running, where the catch-up
-    /// would do nothing: that case skips the call.
+    /// `catch_up_io` then `read_io` for a PPU register, in one call.
     #[inline(never)]
     fn read_ppu_register(&mut self, ram: &Ram, addr: u16) -> u8 {
-        if self.dma.copied < 160
-            || self.ppu.next_transition() <= self.now
-            || (self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0)
-        {
-            self.catch_up_ppu(ram);
-        }
+        self.catch_up_ppu(ram);
         self.ppu.read(addr)
     }
 
