@@ -40,10 +40,10 @@ sys.path.insert(0, str(HERE))
 
 from compare_pyboy import (  # noqa: E402
     ACTIONS,
-    RAM_ADDRESSES,
     RL_FRAME_SKIP,
-    RL_HOLD,
     RL_SEED,
+    _new_emurust,
+    _new_vec,
     available_roms,
 )
 
@@ -52,30 +52,18 @@ WORKLOADS = ("headless", "rl")
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def run_workload(workload: str, rom: str, frames: int, steps: int) -> None:
+def run_workload(workload: str, rom: Path, frames: int, steps: int) -> None:
     """The child: warm up, then run one workload (or nothing, for the baseline)."""
-    import warnings
-
     import numpy as np
 
-    import emurust
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", emurust.EmuRustWarning)
-        gb = emurust.GameBoy(rom)
+    gb = _new_emurust(rom)
     gb.tick(WARMUP, render=False)
     if workload == "headless":
         gb.tick(frames, render=False)
     elif workload == "rl":
-        vec = emurust.VecGameBoy(
-            rom,
-            1,
-            frame_skip=RL_FRAME_SKIP,
-            hold_frames=RL_HOLD,
-            num_threads=1,
-            ram_addresses=list(RAM_ADDRESSES),
-            initial_state=gb.save_state(),
-        )
+        vec = _new_vec(rom, gb.save_state())
+        if vec is None:
+            raise SystemExit("this build of emurust has no VecGameBoy")
         rng = random.Random(RL_SEED)
         actions = np.zeros(1, np.uint8)
         vec.reset()
@@ -128,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--child", nargs=2, metavar=("WORKLOAD", "ROM"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        run_workload(args.child[0], args.child[1], args.frames, args.steps)
+        run_workload(args.child[0], Path(args.child[1]), args.frames, args.steps)
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind); nothing counted")
