@@ -211,3 +211,149 @@ fn polling_loops_match_the_reference_path() {
     );
     assert_ne!(fast.peek(0xC07F), 0);
 }
+
+/// A ROM (MBC1, four banks) that walks the edges of straight runs
+/// (`cpu/runs.rs`): self-modifying code in work RAM, code in HRAM and echo
+/// RAM, a routine in bank 1 that switches itself out for bank 2 mid-run, an
+/// instruction whose immediate lies across the 0x3FFF/0x4000 boundary,
+/// read-modify-writes of TIMA, a PUSH and a POP onto the timer registers
+/// (slow accesses that move the next event inside their instruction), and
+/// DI, EI and HALT, all under STAT and timer interrupts every few hundred
+/// T-cycles. Needs no ROM files.
+fn straight_run_edges_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 4 * 0x4000];
+    rom[0x147] = 0x01; // MBC1
+    rom[0x148] = 0x01; // 4 banks
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x40, &[0xD9]); // VBlank: RETI
+    put(0x48, &[0x1C, 0xD9]); // STAT: INC E; RETI
+    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
+                                           // Work RAM routine, copied to 0xC200: it rewrites the immediate of
+                                           // its own LD B,n two instructions before running it.
+    let wram: &[u8] = &[
+        0xFA, 0x0A, 0xC2, // LD A,(0xC20A)
+        0x3C, // INC A
+        0xEA, 0x0A, 0xC2, // LD (0xC20A),A
+        0x00, 0x00, // NOP; NOP
+        0x06, 0x00, // 0xC209: LD B,n (n at 0xC20A)
+        0x78, // LD A,B
+        0xEA, 0x80, 0xC3, // LD (0xC380),A
+        0xC9, // RET
+        0xC9, // 0xC210: RET (called through echo RAM at 0xE210)
+    ];
+    put(0x600, wram);
+    // Bank 1 at 0x4010: switch to bank 2, then (from bank 2) INC C; RET.
+    put(0x4010, &[0x3E, 0x02, 0xEA, 0x00, 0x20, 0x0D, 0xC9]);
+    put(0x8015, &[0x0C, 0xC9]);
+    // 0x3FFC: NOP x3; LD A,n whose n is the first byte of the bank at
+    // 0x4000 (bank 2: 0x77, bank 1: 0x11); then JP back to main.
+    put(0x3FFC, &[0x00, 0x00, 0x00, 0x3E]);
+    let back = 0x0200u16.to_le_bytes();
+    put(0x4000, &[0x11, 0xC3, back[0], back[1]]);
+    put(0x8000, &[0x77, 0xC3, back[0], back[1]]);
+    let main: &[u8] = &[
+        0x31, 0xF0, 0xDF, // LD SP,0xDFF0
+        0x3E, 0x05, 0xE0, 0x07, // TAC = 5: 262,144 Hz
+        0x3E, 0xF0, 0xE0, 0x06, // TMA = 0xF0: overflow every 256 T-cycles
+        0x3E, 0x20, 0xE0, 0x41, // STAT: mode 2 interrupt
+        0x3E, 0x07, 0xE0, 0xFF, // IE = VBlank | STAT | timer
+        0x3E, 0xC9, 0xE0, 0x80, // HRAM 0xFF80: RET
+        0x21, 0x00, 0x06, // LD HL,0x0600
+        0x11, 0x00, 0xC2, // LD DE,0xC200
+        0x06, 0x11, // LD B,17
+        0x2A, 0x12, 0x13, 0x05, 0x20,
+        0xFA, // copy: LD A,(HL+); LD (DE),A; INC DE; DEC B; JR NZ
+        0xFB, // EI
+    ];
+    let body: &[u8] = &[
+        0xCD, 0x00, 0xC2, // CALL 0xC200 (work RAM)
+        0xCD, 0x80, 0xFF, // CALL 0xFF80 (HRAM)
+        0xCD, 0x10, 0xE2, // CALL 0xE210 (echo RAM)
+        0x21, 0x05, 0xFF, 0x34, 0x34, // LD HL,TIMA; INC (HL) twice
+        0x01, 0xF0, 0x05, // LD BC,0x05F0
+        0xF3, // DI: no interrupt may push onto the timer registers
+        0x31, 0x08, 0xFF, // LD SP,0xFF08
+        0xC5, // PUSH BC: TAC = 5, TMA = 0xF0
+        0xC1, // POP BC: B = TAC (0xFD), C = TMA
+        0x31, 0xF0, 0xDF, // LD SP,0xDFF0
+        0xFB, // EI
+        0x3E, 0x01, 0xEA, 0x00, 0x20, // bank 1
+        0xCD, 0x10, 0x40, // CALL 0x4010 (switches to bank 2 mid-routine)
+        0xC3, 0xFC, 0x3F, // JP 0x3FFC (comes back at 0x0200)
+    ];
+    put(0x150, main);
+    let loop_at = (0x150 + main.len()) as u16;
+    put(loop_at as usize, body);
+    let [lo, hi] = loop_at.to_le_bytes();
+    let after: &[u8] = &[
+        0xEA, 0x81, 0xC3, // 0x0200: LD (0xC381),A
+        0x79, 0xEA, 0x82, 0xC3, // LD A,C; LD (0xC382),A
+        0xF3, // DI
+        0x00, 0x3C, // NOP; INC A
+        0xFB, // EI
+        0x76, // HALT (until the next STAT or timer interrupt)
+        0x00, // NOP
+        0xC3, lo, hi, // JP loop
+    ];
+    put(0x200, after);
+    rom
+}
+
+#[test]
+fn straight_run_edges_match_the_reference_path() {
+    let fast = compare_rom(
+        "straight-run edges",
+        &straight_run_edges_rom(),
+        60,
+        |_, _| {},
+    );
+    // The program went round: the rewritten immediate counts the loops,
+    // the straddling LD read bank 2's byte, and bank 2's INC C ran.
+    let loops = fast.peek(0xC20A);
+    assert!(loops > 10, "only {loops} loops");
+    assert_eq!(fast.peek(0xC380), loops);
+    assert_eq!(fast.peek(0xC381), 0x77);
+    assert_eq!(fast.peek(0xC382), 0xF1);
+}
+
+/// `LD (0xFF07),SP` writes TAC (starting the timer with TIMA = 0xFF) and
+/// then the unmapped 0xFF08: when the overflow's interrupt request falls
+/// on the M-cycle of the second write, the normal bus raises it at that
+/// write's tick, and the interrupt is taken right after the instruction.
+/// A straight run (no per-M-cycle event checks) must do the same after a
+/// slow access. The store is repeated after 0 to 7 NOPs so that some of
+/// the timer phases hit; `LD A,D` right after it logs whether the handler
+/// (INC D) ran first.
+fn slow_access_event_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 0x8000];
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
+    let mut main = vec![
+        0x31, 0x05, 0xDF, // LD SP,0xDF05 (low byte 5: TAC on, 262,144 Hz)
+        0x3E, 0x04, 0xE0, 0xFF, // IE = timer
+        0x21, 0x00, 0xC0, // LD HL,0xC000
+        0xFB, // EI
+    ];
+    let loop_at = 0x150 + main.len();
+    for nops in 0..8 {
+        main.extend([0xAF, 0xE0, 0x07]); // TAC = 0 (stopped)
+        main.extend([0x3E, 0xFF, 0xE0, 0x05]); // TIMA = 0xFF
+        main.extend(std::iter::repeat_n(0x00, nops));
+        main.extend([0x08, 0x07, 0xFF, 0x7A, 0x22]); // LD (0xFF07),SP; LD A,D; LD (HL+),A
+    }
+    main.extend([0x7D, 0xE6, 0x7F, 0x6F]); // keep HL in 0xC000..0xC07F
+    let [lo, hi] = (loop_at as u16).to_le_bytes();
+    main.extend([0xC3, lo, hi]); // JP loop
+    put(0x150, &main);
+    rom
+}
+
+#[test]
+fn events_moved_by_a_slow_access_match_the_reference_path() {
+    let fast = compare_rom("slow-access event", &slow_access_event_rom(), 30, |_, _| {});
+    // The handler ran (D counts the timer interrupts) and the log filled.
+    assert!(fast.registers().d > 10);
+    assert_ne!(fast.peek(0xC07F), 0);
+}

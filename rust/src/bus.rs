@@ -14,7 +14,7 @@
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;
-use crate::cpu::CpuBus;
+use crate::cpu::{Code, Cpu, CpuBus, Straight};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
@@ -770,9 +770,17 @@ impl Stateful for Hardware {
 /// `hw.now` before every call that can look at the time (the slow arms of
 /// reads and writes, events, HALT, STOP) and when the bus is dropped; on
 /// the reference path `hw.now` is current after every tick.
-pub struct Bus<'a, const REF: bool> {
+///
+/// `STRAIGHT` is [`NORMAL`] except on the buses of straight runs (see
+/// `cpu/runs.rs`): [`ROM_RUN`] runs a precomputed run of ROM code,
+/// fetching from its bank directly; [`WRAM_RUN`] runs code in work RAM,
+/// checking before each instruction that all of its M-cycles come before
+/// the next event. Both skip the per-M-cycle event check.
+pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
     pub hw: &'a mut Hardware,
     pub ram: &'a mut Ram,
+    /// The ROM's bytes and runs (shared by every machine running it).
+    code: &'a Code,
     now: u64,
     next_event: u64,
     /// Raised whenever the hardware ran (events, slow accesses) or the CPU
@@ -786,26 +794,205 @@ pub struct Bus<'a, const REF: bool> {
     win: u64,
     /// Address of `win`'s first byte, or [`NO_WINDOW`].
     win_start: u32,
+    /// Straight runs only: the ROM bank the run's code lies in.
+    bank: &'a [u8; 0x4000],
+    /// [`ROM_RUN`]: instructions left in the run (a slow access sets it
+    /// to 1: the run ends after the current instruction). [`WRAM_RUN`]: 1
+    /// once an opcode was fetched from outside work RAM.
+    left: u32,
+    /// [`WRAM_RUN`]: the loop stops before an instruction that starts at
+    /// or after this time (24 T-cycles, the longest instruction, before
+    /// the next event; 0 once the run must end).
+    limit: u64,
+    /// Straight runs only: a slow access happened. It may have moved the
+    /// next event before a later M-cycle of its instruction, so the
+    /// accesses after it check for events as a normal tick does.
+    slow: bool,
 }
+
+/// [`Bus`] modes: the normal fast bus, and those of straight runs.
+pub const NORMAL: u8 = 0;
+pub const ROM_RUN: u8 = 1;
+pub const WRAM_RUN: u8 = 2;
+/// The longest instruction (CALL), in T-cycles.
+const LONGEST_INSTRUCTION: u64 = 24;
+
+/// The bank a bus outside a straight run points at (never read).
+static NO_BANK: [u8; 0x4000] = [0; 0x4000];
 
 /// `Bus::win_start` of an empty window: no 16-bit address is within 8 of it.
 const NO_WINDOW: u32 = 0x1_0000;
 
 impl<'a, const REF: bool> Bus<'a, REF> {
     #[inline(always)]
-    pub fn new(hw: &'a mut Hardware, ram: &'a mut Ram) -> Self {
+    pub fn new(hw: &'a mut Hardware, ram: &'a mut Ram, code: &'a Code) -> Self {
         let (now, next_event) = (hw.now, hw.next_event);
         Bus {
             hw,
             ram,
+            code,
             now,
             next_event,
             recheck: true,
             win: 0,
             win_start: NO_WINDOW,
+            bank: &NO_BANK,
+            left: 0,
+            limit: 0,
+            slow: false,
+        }
+    }
+}
+
+impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
+    /// Run the straight-line runs (`cpu/runs.rs`) from PC, one after the
+    /// other, while each ends before the next event and no slow access
+    /// happens. The caller has checked that the CPU is running with no
+    /// interrupt to take. Called on the fast bus only (`Bus<false>`).
+    #[inline(never)]
+    fn straight_runs(
+        mut cpu: Cpu,
+        mut bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Straight) {
+        if bus.hw.boot_rom_active {
+            return (cpu, bus, Straight::Step);
+        }
+        loop {
+            let pc = cpu.pc();
+            let outcome;
+            if pc < 0x8000 {
+                (cpu, bus, outcome) = Self::rom_runs(cpu, bus, done);
+            } else if (pc.wrapping_sub(0xC000) as usize) < WRAM_SIZE {
+                (cpu, bus, outcome) = Self::wram_runs(cpu, bus, done);
+            } else {
+                return (cpu, bus, Straight::Step);
+            }
+            if let Some(outcome) = outcome {
+                return (cpu, bus, outcome);
+            }
         }
     }
 
+    /// Straight runs of ROM code while PC stays in ROM (`None`: it left).
+    #[inline(never)]
+    fn rom_runs(
+        mut cpu: Cpu,
+        mut bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Option<Straight>) {
+        loop {
+            let pc = cpu.pc();
+            if pc >= 0x8000 {
+                return (cpu, bus, None);
+            }
+            let off = bus.hw.cart.rom_offset(pc);
+            let Some((count, cycles)) = bus.code.runs.at(off) else {
+                return (cpu, bus, Some(Straight::Step));
+            };
+            // Every tick of the run must come before the next event.
+            if bus.now + 4 * cycles as u64 >= bus.next_event {
+                return (cpu, bus, Some(Straight::Wait));
+            }
+            let Some(bank) = bus.code.bank(off) else {
+                return (cpu, bus, Some(Straight::Step));
+            };
+            let mut run = bus.run_bus::<ROM_RUN>(bank);
+            run.left = count;
+            loop {
+                let op = cpu.fetch8(&mut run);
+                cpu.execute(op, &mut run);
+                run.left -= 1;
+                if run.left == 0 {
+                    break;
+                }
+            }
+            let (now, slow) = (run.now, run.slow);
+            drop(run);
+            bus.now = now;
+            if slow && !bus.after_slow_run(&cpu, done) {
+                return (cpu, bus, Some(Straight::Recheck));
+            }
+        }
+    }
+
+    /// Code in work RAM, run while PC stays there and each instruction ends
+    /// before the next event (`None`: PC left work RAM).
+    #[inline(never)]
+    fn wram_runs(
+        mut cpu: Cpu,
+        mut bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Option<Straight>) {
+        loop {
+            let limit = bus.next_event.saturating_sub(LONGEST_INSTRUCTION);
+            if bus.now >= limit {
+                return (cpu, bus, Some(Straight::Wait));
+            }
+            let mut run = bus.run_bus::<WRAM_RUN>(&NO_BANK);
+            run.limit = limit;
+            loop {
+                let op = cpu.fetch8(&mut run);
+                cpu.execute(op, &mut run);
+                if run.now >= run.limit {
+                    break;
+                }
+            }
+            let (now, slow, left) = (run.now, run.slow, run.left);
+            drop(run);
+            bus.now = now;
+            if slow {
+                if !bus.after_slow_run(&cpu, done) {
+                    return (cpu, bus, Some(Straight::Recheck));
+                }
+            } else if left == 0 {
+                // Stopped before the next event, still in work RAM.
+                return (cpu, bus, Some(Straight::Wait));
+            }
+            if (cpu.pc().wrapping_sub(0xC000) as usize) >= WRAM_SIZE {
+                return (cpu, bus, None);
+            }
+        }
+    }
+
+    /// After a run that made a slow access: take the new event time, and
+    /// make the checks the interpreter loop makes after one. `false`: the
+    /// loop must take over (the frame is done, or the CPU halts or has an
+    /// interrupt to take).
+    #[inline(always)]
+    fn after_slow_run(&mut self, cpu: &Cpu, done: &mut impl FnMut(&mut Self) -> bool) -> bool {
+        self.next_event = self.hw.next_event;
+        // A bank switch or the boot ROM unmapping moved the window.
+        self.win_start = NO_WINDOW;
+        if done(self) || !cpu.runs_plainly(self.hw.pending()) {
+            self.recheck = true;
+            return false;
+        }
+        true
+    }
+
+    /// The bus of a straight run (see `straight_runs`), on this bus's
+    /// machine and clock.
+    #[inline(always)]
+    fn run_bus<const MODE: u8>(&mut self, bank: &'a [u8; 0x4000]) -> Bus<'_, REF, MODE> {
+        Bus {
+            hw: &mut *self.hw,
+            ram: &mut *self.ram,
+            code: self.code,
+            now: self.now,
+            next_event: self.next_event,
+            recheck: false,
+            win: 0,
+            win_start: NO_WINDOW,
+            bank,
+            left: 0,
+            limit: 0,
+            slow: false,
+        }
+    }
+}
+
+impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// A ROM read (0x0000-0x7FFF) through the fetch window.
     #[inline(always)]
     fn read_rom(&mut self, addr: u16) -> u8 {
@@ -833,7 +1020,10 @@ impl<'a, const REF: bool> Bus<'a, REF> {
     /// Advance one M-cycle.
     #[inline(always)]
     fn tick(&mut self) {
-        if REF {
+        if STRAIGHT != NORMAL {
+            // The run's admission checked every tick against the event.
+            self.now += 4;
+        } else if REF {
             self.hw.tick::<true>(self.ram);
             self.now = self.hw.now;
             self.recheck = true;
@@ -860,7 +1050,23 @@ impl<'a, const REF: bool> Bus<'a, REF> {
         self.recheck = true;
         // The access may have switched ROM banks or unmapped the boot ROM.
         self.win_start = NO_WINDOW;
+        if STRAIGHT != NORMAL {
+            self.left = 1;
+            self.limit = 0;
+            self.slow = true;
+        }
         r
+    }
+
+    /// Straight runs: after a slow access in this instruction, the event
+    /// check a normal tick makes (see `Bus::slow`).
+    #[inline(always)]
+    fn late_events(&mut self) {
+        if STRAIGHT != NORMAL && self.slow && self.now >= self.next_event {
+            self.hw.now = self.now;
+            self.hw.process_events(self.ram);
+            self.next_event = self.hw.next_event;
+        }
     }
 
     #[inline(always)]
@@ -875,14 +1081,28 @@ impl<'a, const REF: bool> Bus<'a, REF> {
     }
 }
 
-impl<const REF: bool> Drop for Bus<'_, REF> {
+impl<const REF: bool, const STRAIGHT: u8> Drop for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn drop(&mut self) {
         self.hw.now = self.now;
     }
 }
 
-impl<const REF: bool> CpuBus for Bus<'_, REF> {
+impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
+    const STRAIGHT_RUNS: bool = !REF && STRAIGHT == NORMAL;
+
+    #[inline(always)]
+    fn run_straight(
+        cpu: Cpu,
+        bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Straight) {
+        if Self::STRAIGHT_RUNS {
+            return Self::straight_runs(cpu, bus, done);
+        }
+        (cpu, bus, Straight::Step)
+    }
+
     #[inline(always)]
     fn take_recheck(&mut self) -> bool {
         if self.recheck {
@@ -896,17 +1116,25 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
     #[inline(always)]
     fn recheck(&mut self) {
         self.recheck = true;
+        if STRAIGHT != NORMAL {
+            // The CPU changed its mode or IME: the run ends here.
+            self.left = 1;
+            self.limit = 0;
+            self.slow = true;
+        }
     }
 
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
+        self.late_events();
         self.read_at::<false>(addr)
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
+        self.late_events();
         match addr {
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
@@ -917,6 +1145,7 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
     #[inline(always)]
     fn idle(&mut self) {
         self.tick();
+        self.late_events();
     }
 
     #[inline(always)]
@@ -925,6 +1154,7 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
         // keeps the hot opcode arms tighter (tobu.gb: ~+2% vs ~+7% CPU time).
         let oam = addr >> 8 == 0xFE;
         self.tick();
+        self.late_events();
         if oam {
             self.synced(|hw, ram| hw.oam_bug_idu(ram));
         }
@@ -933,12 +1163,27 @@ impl<const REF: bool> CpuBus for Bus<'_, REF> {
     #[inline(always)]
     fn read_idu(&mut self, addr: u16) -> u8 {
         self.tick();
+        self.late_events();
         self.read_at::<true>(addr)
     }
 
     #[inline(always)]
     fn fetch(&mut self, addr: u16) -> u8 {
         self.tick();
+        if STRAIGHT == ROM_RUN {
+            // A run lies in one bank, mapped for all of it.
+            return self.bank[(addr & 0x3FFF) as usize];
+        }
+        if STRAIGHT == WRAM_RUN {
+            let i = addr.wrapping_sub(0xC000) as usize;
+            if i < WRAM_SIZE {
+                return self.ram[i];
+            }
+            // The code left work RAM: end after this instruction.
+            self.left = 1;
+            self.limit = 0;
+            return self.read_at::<true>(addr);
+        }
         // The reference path reads every byte through the address decode.
         if !REF && addr < 0x8000 {
             self.read_rom(addr)

@@ -547,6 +547,13 @@ impl Cartridge {
         self.rtc.as_ref().map(|r| r.latched())
     }
 
+    /// The ROM offset that `addr` (0x0000-0x7FFF) reads now.
+    #[inline(always)]
+    pub fn rom_offset(&self, addr: u16) -> usize {
+        let a = addr as usize;
+        self.rom_off[(a >> 14) & 1] + (a & 0x3FFF)
+    }
+
     /// Reads 0x0000-0x7FFF.
     #[inline]
     pub fn read_rom(&self, addr: u16) -> u8 {

@@ -14,10 +14,12 @@
 mod alu;
 mod cb;
 mod execute;
+mod runs;
 #[cfg(test)]
 mod tests;
 mod trace;
 
+pub use runs::{max_cycles, run_role, Code, RunRole, RunTable};
 pub use trace::{instruction_length, DiagBus, Diagnostics, Fault, StepKind, TraceEntry};
 
 use crate::error::{Error, Result};
@@ -92,6 +94,25 @@ pub trait CpuBus {
     #[inline(always)]
     fn recheck(&mut self) {}
 
+    /// Whether [`CpuBus::run_straight`] can run straight-line runs of ROM
+    /// code (`cpu/runs.rs`); a compile-time constant.
+    const STRAIGHT_RUNS: bool = false;
+    /// Run straight-line runs from PC (only called when
+    /// [`CpuBus::STRAIGHT_RUNS`], with the CPU running and no interrupt to
+    /// take); by value, like `Cpu::outlined_step`.
+    #[inline(always)]
+    fn run_straight(
+        cpu: Cpu,
+        bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Straight)
+    where
+        Self: Sized,
+    {
+        let _ = done;
+        (cpu, bus, Straight::Step)
+    }
+
     /// Whether this bus is the diagnostic one (`trace::DiagBus`): only then
     /// does the CPU call the two hooks below. A compile-time constant, so the
     /// fast and reference buses carry no trace or fault code at all.
@@ -106,6 +127,20 @@ pub trait CpuBus {
     fn trace_step(&mut self, kind: StepKind, registers: Registers, ime: bool) {
         let _ = (kind, registers, ime);
     }
+}
+
+/// Where [`CpuBus::run_straight`] left off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Straight {
+    /// No run starts at PC (not ROM code, or an opcode runs leave out):
+    /// step one instruction normally.
+    Step,
+    /// The run at PC does not end before the next event: step normally
+    /// until the event has been processed.
+    Wait,
+    /// A slow access (I/O, a bank switch...) happened: the interrupt and
+    /// end checks must run before the next instruction.
+    Recheck,
 }
 
 /// The programmer-visible registers.
@@ -334,6 +369,17 @@ impl Cpu {
                     bus.recheck();
                     continue;
                 }
+                // Straight runs (`cpu/runs.rs`) are tried only here, where
+                // something changed, so that the hot loop below stays as
+                // it is. After `Step` or `Wait` the loop steps normally
+                // until the next recheck (the next event, I/O access...).
+                if B::STRAIGHT_RUNS {
+                    let outcome;
+                    (cpu, bus, outcome) = B::run_straight(cpu, bus, &mut done);
+                    if outcome == Straight::Recheck {
+                        continue;
+                    }
+                }
             }
             if B::DIAGNOSTIC {
                 cpu.trace_before_step(&mut bus);
@@ -343,6 +389,13 @@ impl Cpu {
         }
         *self = cpu;
         bus
+    }
+
+    /// Whether the next step is a plain instruction: the CPU runs and has
+    /// no interrupt to take (`pending`: the requested and enabled ones).
+    #[inline(always)]
+    pub(crate) fn runs_plainly(&self, pending: u8) -> bool {
+        self.mode == Mode::Running && !(self.ime && pending != 0)
     }
 
     /// One step out of line, on values the caller swaps back (see `run_until`).

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::bus::{Bus, Hardware, Ram, RAM_SIZE};
 use crate::cartridge::Cartridge;
-use crate::cpu::{Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
+use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
 use crate::joypad::Button;
 use crate::screen::{Screen, PIXELS};
@@ -32,6 +32,8 @@ fn check_rom_size(len: usize) -> Result<()> {
 pub struct Core {
     pub cpu: Cpu,
     pub hw: Hardware,
+    /// The ROM and its straight-line runs (`cpu/runs.rs`), shared.
+    code: Arc<Code>,
     pub frame_count: u64,
     /// For each button, the frame number at which to release it (0 = none).
     release_at: [u64; 8],
@@ -46,6 +48,7 @@ impl Core {
         // The header's logo, which the boot ROM leaves in VRAM.
         let logo: Option<[u8; 48]> = rom.get(0x104..0x134).and_then(|l| l.try_into().ok());
         let cart = Cartridge::new(rom)?;
+        let code = Code::new(cart.rom().clone());
         let boot = match boot_rom {
             None => None,
             Some(b) => {
@@ -71,6 +74,7 @@ impl Core {
         Ok(Core {
             cpu: Cpu::new(regs),
             hw,
+            code,
             frame_count: 0,
             release_at: [0; 8],
             diag: None,
@@ -86,14 +90,14 @@ impl Core {
         self.hw.ppu.rendering = render;
         self.hw.ppu.reference_renderer = self.hw.reference;
         if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true>::new(&mut self.hw, ram);
+            let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
             let bus = DiagBus { inner, diag };
             self.cpu.run_until(bus, |b| b.inner.hw.frame_done);
         } else if self.hw.reference {
-            let bus = Bus::<true>::new(&mut self.hw, ram);
+            let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
             self.cpu.run_until(bus, |b| b.hw.frame_done);
         } else {
-            let bus = Bus::<false>::new(&mut self.hw, ram);
+            let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
             self.cpu.run_until(bus, |b| b.hw.frame_done);
         }
         self.frame_count += 1;
@@ -117,12 +121,14 @@ impl Core {
     /// idle); for tests and debuggers.
     pub fn step_instruction(&mut self, ram: &mut Ram) {
         if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true>::new(&mut self.hw, ram);
+            let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
             self.cpu.step(&mut DiagBus { inner, diag });
         } else if self.hw.reference {
-            self.cpu.step(&mut Bus::<true>::new(&mut self.hw, ram));
+            self.cpu
+                .step(&mut Bus::<true>::new(&mut self.hw, ram, &self.code));
         } else {
-            self.cpu.step(&mut Bus::<false>::new(&mut self.hw, ram));
+            self.cpu
+                .step(&mut Bus::<false>::new(&mut self.hw, ram, &self.code));
         }
     }
 

@@ -53,7 +53,7 @@ impl Cpu {
     /// Read the byte at PC and advance PC (one M-cycle; the increment/decrement
     /// unit steps PC during the read).
     #[inline(always)]
-    pub(super) fn fetch8<B: CpuBus>(&mut self, bus: &mut B) -> u8 {
+    pub(crate) fn fetch8<B: CpuBus>(&mut self, bus: &mut B) -> u8 {
         let v = bus.fetch(self.pc);
         self.pc = self.pc.wrapping_add(1);
         v

@@ -8,7 +8,7 @@ use super::{Cpu, CpuBus, Mode};
 impl Cpu {
     /// Execute the unprefixed opcode `op` (already fetched).
     #[inline(always)]
-    pub(super) fn execute<B: CpuBus>(&mut self, op: u8, bus: &mut B) {
+    pub(crate) fn execute<B: CpuBus>(&mut self, op: u8, bus: &mut B) {
         if B::DIAGNOSTIC {
             if let Some(fault) = bus.fault() {
                 if self.execute_faulty(fault, op, bus) {

@@ -434,3 +434,69 @@ fn save_state_round_trip_and_validation() {
     // A failed load leaves the CPU untouched.
     assert_eq!(restored, cpu);
 }
+
+/// `runs::max_cycles` bounds every opcode's real M-cycles (taken and not
+/// taken), and equals them for the opcodes that never branch; the opcodes
+/// a run leaves out have no bound.
+#[test]
+fn run_cycle_bounds_match_execution() {
+    for op in 0..=255u8 {
+        for next in 0..=255u8 {
+            if op != 0xCB && next != 0 {
+                continue;
+            }
+            let Some(max) = max_cycles(op, next) else {
+                assert_eq!(run_role(op), RunRole::Excluded);
+                continue;
+            };
+            let mut seen = Vec::new();
+            for f in [0, FLAG_Z | FLAG_C] {
+                let mut bus = TestBus::with_program(&[op, next, 0x00]);
+                let mut cpu = Cpu::new(Registers {
+                    f,
+                    h: 0xC0,
+                    sp: 0xDFF0,
+                    pc: 0x100,
+                    ..Registers::default()
+                });
+                cpu.step(&mut bus);
+                seen.push(bus.cycles);
+            }
+            let most = *seen.iter().max().unwrap();
+            assert_eq!(most, max as u64, "opcode {op:02X} {next:02X}: {seen:?}");
+            if run_role(op) == RunRole::Plain {
+                assert_eq!(seen[0], seen[1], "opcode {op:02X} {next:02X}");
+            }
+        }
+    }
+}
+
+/// The run table: runs end at (and include) jumps, stop before STOP and the
+/// undefined opcodes, never cross a bank boundary, and are capped.
+#[test]
+fn run_table_entries() {
+    let mut rom = vec![0u8; 0x8000];
+    // 0x0000: NOP; LD A,5; JP 0x1234; NOP
+    rom[..6].copy_from_slice(&[0x00, 0x3E, 0x05, 0xC3, 0x34, 0x12]);
+    // 0x0010: INC A; STOP
+    rom[0x10..0x12].copy_from_slice(&[0x3C, 0x10]);
+    // 0x3FFE: LD A,n whose immediate would be in the next bank.
+    rom[0x3FFE] = 0x00;
+    rom[0x3FFF] = 0x3E;
+    let table = RunTable::new(&rom);
+    assert_eq!(table.at(0), Some((3, 1 + 2 + 4)));
+    assert_eq!(table.at(1), Some((2, 2 + 4)));
+    assert_eq!(table.at(3), Some((1, 4)));
+    // INC A, then nothing (STOP is left out).
+    assert_eq!(table.at(0x10), Some((1, 1)));
+    assert_eq!(table.at(0x11), None);
+    assert_eq!(table.at(0x3FFF), None);
+    assert_eq!(table.at(0x3FFE), Some((1, 1)));
+    assert_eq!(table.at(0x8000), None);
+    // A long stretch of NOPs is cut into capped runs.
+    let runs: Vec<(u32, u32)> = (0x20..0x3000).map(|o| table.at(o).unwrap()).collect();
+    assert!(runs
+        .iter()
+        .all(|&(n, c)| n == c && c <= super::runs::MAX_RUN_CYCLES));
+    assert_eq!(runs.iter().map(|r| r.0).max(), Some(64));
+}

@@ -1,0 +1,192 @@
+//! Straight-line runs of ROM code, found once per ROM.
+//!
+//! The fast bus (`Bus<false>`) checks after every M-cycle whether an event
+//! (timer overflow, a PPU transition that can interrupt, DMA, serial) is
+//! due. Most of those checks find nothing: events are hundreds of M-cycles
+//! apart while an instruction takes one to six. A *run* is a sequence of
+//! instructions that starts at some ROM address and ends at the first jump,
+//! call or restart (included) or before the first instruction that changes
+//! the CPU's mode or IME, or returns (RET, RETI, HALT, STOP, EI, DI and the
+//! undefined opcodes are left out). Its length in M-cycles is known in
+//! advance, counting every conditional jump as taken. When the clock plus
+//! that length is still before the next event, and the ROM code cannot
+//! change under the run (ROM is read-only, and a bank switch is a slow
+//! write that ends the run after its instruction), the interpreter runs the
+//! whole run with no per-M-cycle event check and reads its opcodes and
+//! immediates straight from the mapped bank (`Cpu::run_straight`).
+//!
+//! [`RunTable`] holds, for every ROM byte offset, the run starting there:
+//! its instruction count and its M-cycles (both at most 255), or 0 where no
+//! run starts (a left-out opcode, or an instruction that crosses the end of
+//! its 16 KiB bank). It is computed once per ROM and shared by all machines
+//! that run it, like the ROM bytes.
+
+use std::sync::Arc;
+
+use super::instruction_length;
+
+/// Longest run, in M-cycles. Longer straight-line code is cut into runs of
+/// at most this length; a shorter cap fits more runs before the next event.
+pub const MAX_RUN_CYCLES: u32 = 96;
+/// Longest run, in instructions.
+const MAX_RUN_INSTRUCTIONS: u32 = 64;
+
+/// Bytes per ROM bank (the unit a run stays within).
+const BANK: usize = 0x4000;
+
+/// What a run does with an opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunRole {
+    /// Runs inside a run.
+    Plain,
+    /// Ends a run (included in it): jumps, calls, restarts.
+    Last,
+    /// Never in a run: it returns, changes IME or the CPU mode, or is
+    /// undefined. The normal interpreter loop runs it.
+    Excluded,
+}
+
+/// The role of unprefixed opcode `op` in a run.
+pub fn run_role(op: u8) -> RunRole {
+    match op {
+        // STOP and the undefined opcodes (which lock the CPU).
+        0x10 | 0xD3 | 0xDB | 0xDD | 0xE3 | 0xE4 | 0xEB | 0xEC | 0xED | 0xF4 | 0xFC | 0xFD => {
+            RunRole::Excluded
+        }
+        // RET cc, RET, RETI; HALT and EI, which change the CPU's mode.
+        0xC0 | 0xC8 | 0xC9 | 0xD0 | 0xD8 | 0xD9 | 0x76 | 0xFB => RunRole::Last,
+        // JR, JR cc, JP, JP cc, JP HL, CALL, CALL cc, RST.
+        0x18 | 0x20 | 0x28 | 0x30 | 0x38 => RunRole::Last,
+        0xC2 | 0xC3 | 0xCA | 0xD2 | 0xDA | 0xE9 => RunRole::Last,
+        0xC4 | 0xCC | 0xCD | 0xD4 | 0xDC => RunRole::Last,
+        0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => RunRole::Last,
+        _ => RunRole::Plain,
+    }
+}
+
+/// The most M-cycles the instruction `op` (followed by `next`, which
+/// matters only after the 0xCB prefix) can take, the opcode fetch included:
+/// a conditional jump, call or return counts as taken. `None` for the
+/// opcodes a run leaves out.
+pub fn max_cycles(op: u8, next: u8) -> Option<u8> {
+    if run_role(op) == RunRole::Excluded {
+        return None;
+    }
+    let hl_operand = |r: u8| r & 7 == 6;
+    Some(match op {
+        0xCB => {
+            if !hl_operand(next) {
+                2
+            } else if (0x40..0x80).contains(&next) {
+                // BIT n,(HL): no write-back.
+                3
+            } else {
+                4
+            }
+        }
+        // HALT (its halted time is not part of the run).
+        0x76 => 1,
+        // LD r,(HL) / LD (HL),r; ALU A,(HL).
+        0x40..=0x7F if hl_operand(op) || hl_operand(op >> 3) => 2,
+        0x80..=0xBF if hl_operand(op) => 2,
+        // LD r,r'; ALU A,r.
+        0x40..=0xBF => 1,
+        0x08 => 5,
+        0xC0 | 0xC8 | 0xD0 | 0xD8 => 5,
+        0xC9 | 0xD9 => 4,
+        0xC4 | 0xCC | 0xCD | 0xD4 | 0xDC => 6,
+        0xC2 | 0xC3 | 0xCA | 0xD2 | 0xDA => 4,
+        0xC5 | 0xD5 | 0xE5 | 0xF5 => 4,
+        0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => 4,
+        0xE8 | 0xEA | 0xFA => 4,
+        0x01 | 0x11 | 0x21 | 0x31 => 3,
+        0x18 | 0x20 | 0x28 | 0x30 | 0x38 => 3,
+        0x34..=0x36 => 3,
+        0xC1 | 0xD1 | 0xE1 | 0xF1 => 3,
+        0xE0 | 0xF0 | 0xF8 => 3,
+        // LD (rr),A / LD A,(rr), INC/DEC rr, ADD HL,rr, LD r,n, ALU A,n,
+        // LD (C),A / LD A,(C), LD SP,HL.
+        0x02 | 0x12 | 0x22 | 0x32 | 0x0A | 0x1A | 0x2A | 0x3A => 2,
+        0x03 | 0x13 | 0x23 | 0x33 | 0x0B | 0x1B | 0x2B | 0x3B => 2,
+        0x09 | 0x19 | 0x29 | 0x39 => 2,
+        0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => 2,
+        0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => 2,
+        0xE2 | 0xF2 | 0xF9 => 2,
+        _ => 1,
+    })
+}
+
+/// Per ROM offset: `count << 8 | cycles` of the run starting there, or 0.
+#[derive(Debug)]
+pub struct RunTable {
+    entries: Box<[u16]>,
+}
+
+impl RunTable {
+    /// Find the run at every offset of `rom` (a whole number of banks).
+    pub fn new(rom: &[u8]) -> RunTable {
+        let mut entries = vec![0u16; rom.len()].into_boxed_slice();
+        for bank in (0..rom.len()).step_by(BANK) {
+            let end = (bank + BANK).min(rom.len());
+            // Backwards, so that the run after each instruction is known.
+            for off in (bank..end).rev() {
+                entries[off] = Self::entry(rom, &entries, off, end);
+            }
+        }
+        RunTable { entries }
+    }
+
+    fn entry(rom: &[u8], entries: &[u16], off: usize, end: usize) -> u16 {
+        let op = rom[off];
+        let len = instruction_length(op) as usize;
+        if off + len > end {
+            return 0;
+        }
+        let next_byte = rom.get(off + 1).copied().unwrap_or(0);
+        let Some(cycles) = max_cycles(op, next_byte) else {
+            return 0;
+        };
+        let (mut count, mut total) = (1u32, cycles as u32);
+        if run_role(op) == RunRole::Plain && off + len < end {
+            let after = entries[off + len] as u32;
+            let (n, c) = (after >> 8, after & 0xFF);
+            if after != 0 && n < MAX_RUN_INSTRUCTIONS && total + c <= MAX_RUN_CYCLES {
+                count += n;
+                total += c;
+            }
+        }
+        ((count << 8) | total) as u16
+    }
+
+    /// The run starting at ROM byte offset `off`: (instructions, M-cycles);
+    /// `None` where no run starts.
+    #[inline(always)]
+    pub fn at(&self, off: usize) -> Option<(u32, u32)> {
+        match self.entries.get(off) {
+            Some(&e) if e != 0 => Some(((e >> 8) as u32, (e & 0xFF) as u32)),
+            _ => None,
+        }
+    }
+}
+
+/// What `Cpu::run_straight` needs of a ROM: its bytes and its runs, shared
+/// by every machine running it.
+#[derive(Debug)]
+pub struct Code {
+    pub rom: Arc<[u8]>,
+    pub runs: RunTable,
+}
+
+impl Code {
+    pub fn new(rom: Arc<[u8]>) -> Arc<Code> {
+        let runs = RunTable::new(&rom);
+        Arc::new(Code { rom, runs })
+    }
+
+    /// The 16 KiB bank holding ROM offset `off`.
+    #[inline(always)]
+    pub fn bank(&self, off: usize) -> Option<&[u8; BANK]> {
+        let start = off & !(BANK - 1);
+        self.rom.get(start..start + BANK)?.try_into().ok()
+    }
+}
