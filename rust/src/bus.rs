@@ -796,17 +796,22 @@ pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
     win_start: u32,
     /// Straight runs only: the ROM bank the run's code lies in.
     bank: &'a [u8; 0x4000],
-    /// [`ROM_RUN`]: instructions left in the run (a slow access sets it
-    /// to 1: the run ends after the current instruction). [`WRAM_RUN`]: 1
-    /// once an opcode was fetched from outside work RAM.
-    left: u32,
-    /// [`WRAM_RUN`]: the loop stops before an instruction that starts at
-    /// or after this time (24 T-cycles, the longest instruction, before
-    /// the next event; 0 once the run must end).
+    /// [`WRAM_RUN`]: an opcode or immediate was fetched from outside work
+    /// RAM.
+    strayed: bool,
+    /// Straight runs only: the run stops before an instruction that
+    /// starts at or after this time ([`ROM_RUN`]: just after the start of
+    /// its last instruction; [`WRAM_RUN`]: 24 T-cycles, the longest
+    /// instruction, before the next event). A slow access sets it to 0:
+    /// the run ends after the current instruction.
     limit: u64,
     /// Straight runs only: a slow access happened. It may have moved the
-    /// next event before a later M-cycle of its instruction, so the
-    /// accesses after it check for events as a normal tick does.
+    /// next event before a later M-cycle of its instruction, which a normal
+    /// tick would process right there. Straight runs process it before the
+    /// next slow access of the instruction, or after the instruction: the
+    /// fast accesses in between (ROM, work RAM, HRAM) do not touch the
+    /// hardware, and every component catches up lazily, so the outcome is
+    /// the same.
     slow: bool,
 }
 
@@ -837,7 +842,7 @@ impl<'a, const REF: bool> Bus<'a, REF> {
             win: 0,
             win_start: NO_WINDOW,
             bank: &NO_BANK,
-            left: 0,
+            strayed: false,
             limit: 0,
             slow: false,
         }
@@ -887,23 +892,25 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                 return (cpu, bus, None);
             }
             let off = bus.hw.cart.rom_offset(pc);
-            let Some((count, cycles)) = bus.code.runs.at(off) else {
+            let Some(cycles) = bus.code.runs.at(off) else {
                 return (cpu, bus, Some(Straight::Step));
             };
-            // Every tick of the run must come before the next event.
-            if bus.now + 4 * cycles as u64 >= bus.next_event {
+            // Every tick of the run, its last instruction at its longest,
+            // must come before the next event.
+            let end = bus.now + 4 * cycles as u64;
+            if end + LONGEST_INSTRUCTION >= bus.next_event {
                 return (cpu, bus, Some(Straight::Wait));
             }
             let Some(bank) = bus.code.bank(off) else {
                 return (cpu, bus, Some(Straight::Step));
             };
             let mut run = bus.run_bus::<ROM_RUN>(bank);
-            run.left = count;
+            // All instructions but the last end by `end`; the last after it.
+            run.limit = end + 1;
             loop {
                 let op = cpu.fetch8(&mut run);
                 cpu.execute(op, &mut run);
-                run.left -= 1;
-                if run.left == 0 {
+                if run.now >= run.limit {
                     break;
                 }
             }
@@ -938,14 +945,14 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     break;
                 }
             }
-            let (now, slow, left) = (run.now, run.slow, run.left);
+            let (now, slow, strayed) = (run.now, run.slow, run.strayed);
             drop(run);
             bus.now = now;
             if slow {
                 if !bus.after_slow_run(&cpu, done) {
                     return (cpu, bus, Some(Straight::Recheck));
                 }
-            } else if left == 0 {
+            } else if !strayed {
                 // Stopped before the next event, still in work RAM.
                 return (cpu, bus, Some(Straight::Wait));
             }
@@ -961,6 +968,11 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// interrupt to take).
     #[inline(always)]
     fn after_slow_run(&mut self, cpu: &Cpu, done: &mut impl FnMut(&mut Self) -> bool) -> bool {
+        if self.now >= self.hw.next_event {
+            // The access moved an event into the rest of its instruction.
+            self.hw.now = self.now;
+            self.hw.process_events(self.ram);
+        }
         self.next_event = self.hw.next_event;
         // A bank switch or the boot ROM unmapping moved the window.
         self.win_start = NO_WINDOW;
@@ -985,7 +997,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             win: 0,
             win_start: NO_WINDOW,
             bank,
-            left: 0,
+            strayed: false,
             limit: 0,
             slow: false,
         }
@@ -1044,6 +1056,11 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     #[inline(always)]
     fn synced<R>(&mut self, f: impl FnOnce(&mut Hardware, &mut Ram) -> R) -> R {
         self.hw.now = self.now;
+        if STRAIGHT != NORMAL && self.now >= self.next_event {
+            // An earlier slow access of this instruction moved the next
+            // event before this M-cycle (see `Bus::slow`).
+            self.hw.process_events(self.ram);
+        }
         let r = f(self.hw, self.ram);
         self.now = self.hw.now;
         self.next_event = self.hw.next_event;
@@ -1051,22 +1068,10 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         // The access may have switched ROM banks or unmapped the boot ROM.
         self.win_start = NO_WINDOW;
         if STRAIGHT != NORMAL {
-            self.left = 1;
             self.limit = 0;
             self.slow = true;
         }
         r
-    }
-
-    /// Straight runs: after a slow access in this instruction, the event
-    /// check a normal tick makes (see `Bus::slow`).
-    #[inline(always)]
-    fn late_events(&mut self) {
-        if STRAIGHT != NORMAL && self.slow && self.now >= self.next_event {
-            self.hw.now = self.now;
-            self.hw.process_events(self.ram);
-            self.next_event = self.hw.next_event;
-        }
     }
 
     #[inline(always)]
@@ -1118,7 +1123,6 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         self.recheck = true;
         if STRAIGHT != NORMAL {
             // The CPU changed its mode or IME: the run ends here.
-            self.left = 1;
             self.limit = 0;
             self.slow = true;
         }
@@ -1127,14 +1131,12 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
-        self.late_events();
         self.read_at::<false>(addr)
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
-        self.late_events();
         match addr {
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
@@ -1145,7 +1147,6 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn idle(&mut self) {
         self.tick();
-        self.late_events();
     }
 
     #[inline(always)]
@@ -1154,7 +1155,6 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         // keeps the hot opcode arms tighter (tobu.gb: ~+2% vs ~+7% CPU time).
         let oam = addr >> 8 == 0xFE;
         self.tick();
-        self.late_events();
         if oam {
             self.synced(|hw, ram| hw.oam_bug_idu(ram));
         }
@@ -1163,7 +1163,6 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn read_idu(&mut self, addr: u16) -> u8 {
         self.tick();
-        self.late_events();
         self.read_at::<true>(addr)
     }
 
@@ -1180,7 +1179,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
                 return self.ram[i];
             }
             // The code left work RAM: end after this instruction.
-            self.left = 1;
+            self.strayed = true;
             self.limit = 0;
             return self.read_at::<true>(addr);
         }

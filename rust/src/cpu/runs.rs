@@ -4,32 +4,33 @@
 //! (timer overflow, a PPU transition that can interrupt, DMA, serial) is
 //! due. Most of those checks find nothing: events are hundreds of M-cycles
 //! apart while an instruction takes one to six. A *run* is a sequence of
-//! instructions that starts at some ROM address and ends at the first jump,
-//! call or restart (included) or before the first instruction that changes
-//! the CPU's mode or IME, or returns (RET, RETI, HALT, STOP, EI, DI and the
-//! undefined opcodes are left out). Its length in M-cycles is known in
-//! advance, counting every conditional jump as taken. When the clock plus
-//! that length is still before the next event, and the ROM code cannot
-//! change under the run (ROM is read-only, and a bank switch is a slow
-//! write that ends the run after its instruction), the interpreter runs the
-//! whole run with no per-M-cycle event check and reads its opcodes and
-//! immediates straight from the mapped bank (`Cpu::run_straight`).
+//! instructions that starts at some ROM address and ends with the first
+//! jump, call, restart, return, HALT or EI (included; HALT and EI change
+//! the CPU's mode) or before STOP or an undefined opcode. Every instruction
+//! but the last never branches, so the run's length in M-cycles is known
+//! in advance up to its last instruction, which takes at most six. When
+//! the clock plus that length is still before the next event, and the ROM
+//! code cannot change under the run (ROM is read-only, and a bank switch
+//! is a slow write that ends the run after its instruction), the
+//! interpreter runs the whole run with no per-M-cycle event check and reads
+//! its opcodes and immediates straight from the mapped bank
+//! (`Bus::straight_runs` in `bus.rs`; code in work RAM gets a variant with
+//! one event check per instruction).
 //!
-//! [`RunTable`] holds, for every ROM byte offset, the run starting there:
-//! its instruction count and its M-cycles (both at most 255), or 0 where no
-//! run starts (a left-out opcode, or an instruction that crosses the end of
-//! its 16 KiB bank). It is computed once per ROM and shared by all machines
-//! that run it, like the ROM bytes.
+//! [`RunTable`] holds one byte per ROM byte: the M-cycles of the run
+//! starting there without its last instruction, or [`NO_RUN`] where no run
+//! starts (STOP, an undefined opcode, or an instruction that crosses the
+//! end of its 16 KiB bank). It is computed once per ROM and shared by all
+//! machines that run it, like the ROM bytes.
 
 use std::sync::Arc;
 
 use super::instruction_length;
 
-/// Longest run, in M-cycles. Longer straight-line code is cut into runs of
-/// at most this length; a shorter cap fits more runs before the next event.
+/// Longest run, in M-cycles, its last instruction left out. Longer
+/// straight-line code is cut into runs of at most this length; a shorter
+/// cap fits more runs before the next event.
 pub const MAX_RUN_CYCLES: u32 = 96;
-/// Longest run, in instructions.
-const MAX_RUN_INSTRUCTIONS: u32 = 64;
 
 /// Bytes per ROM bank (the unit a run stays within).
 const BANK: usize = 0x4000;
@@ -116,16 +117,21 @@ pub fn max_cycles(op: u8, next: u8) -> Option<u8> {
     })
 }
 
-/// Per ROM offset: `count << 8 | cycles` of the run starting there, or 0.
+/// Per ROM offset: the M-cycles of the run starting there, its last
+/// instruction left out (those instructions never branch, so this is
+/// exact), or [`NO_RUN`].
 #[derive(Debug)]
 pub struct RunTable {
-    entries: Box<[u16]>,
+    entries: Box<[u8]>,
 }
+
+/// A [`RunTable`] entry where no run starts.
+const NO_RUN: u8 = 0xFF;
 
 impl RunTable {
     /// Find the run at every offset of `rom` (a whole number of banks).
     pub fn new(rom: &[u8]) -> RunTable {
-        let mut entries = vec![0u16; rom.len()].into_boxed_slice();
+        let mut entries = vec![NO_RUN; rom.len()].into_boxed_slice();
         for bank in (0..rom.len()).step_by(BANK) {
             let end = (bank + BANK).min(rom.len());
             // Backwards, so that the run after each instruction is known.
@@ -136,34 +142,33 @@ impl RunTable {
         RunTable { entries }
     }
 
-    fn entry(rom: &[u8], entries: &[u16], off: usize, end: usize) -> u16 {
+    fn entry(rom: &[u8], entries: &[u8], off: usize, end: usize) -> u8 {
         let op = rom[off];
         let len = instruction_length(op) as usize;
         if off + len > end {
-            return 0;
+            return NO_RUN;
         }
         let next_byte = rom.get(off + 1).copied().unwrap_or(0);
         let Some(cycles) = max_cycles(op, next_byte) else {
-            return 0;
+            return NO_RUN;
         };
-        let (mut count, mut total) = (1u32, cycles as u32);
         if run_role(op) == RunRole::Plain && off + len < end {
-            let after = entries[off + len] as u32;
-            let (n, c) = (after >> 8, after & 0xFF);
-            if after != 0 && n < MAX_RUN_INSTRUCTIONS && total + c <= MAX_RUN_CYCLES {
-                count += n;
-                total += c;
+            let after = entries[off + len];
+            if after != NO_RUN && (cycles + after) as u32 <= MAX_RUN_CYCLES {
+                // This instruction, then the run after it.
+                return cycles + after;
             }
         }
-        ((count << 8) | total) as u16
+        // The run's only instruction.
+        0
     }
 
-    /// The run starting at ROM byte offset `off`: (instructions, M-cycles);
-    /// `None` where no run starts.
+    /// The run starting at ROM byte offset `off`: the M-cycles of all its
+    /// instructions but the last; `None` where no run starts.
     #[inline(always)]
-    pub fn at(&self, off: usize) -> Option<(u32, u32)> {
+    pub fn at(&self, off: usize) -> Option<u32> {
         match self.entries.get(off) {
-            Some(&e) if e != 0 => Some(((e >> 8) as u32, (e & 0xFF) as u32)),
+            Some(&e) if e != NO_RUN => Some(e as u32),
             _ => None,
         }
     }
