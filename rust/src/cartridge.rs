@@ -547,6 +547,14 @@ impl Cartridge {
         self.rtc.as_ref().map(|r| r.latched())
     }
 
+    /// Use `rom`, the same bytes as this cartridge's ROM, in place of its
+    /// own copy (ignored if the bytes differ).
+    pub fn share_rom(&mut self, rom: &Arc<[u8]>) {
+        if !Arc::ptr_eq(rom, &self.rom) && rom[..] == self.rom[..] {
+            self.rom = rom.clone();
+        }
+    }
+
     /// The ROM offset that `addr` (0x0000-0x7FFF) reads now.
     #[inline(always)]
     pub fn rom_offset(&self, addr: u16) -> usize {

@@ -47,8 +47,10 @@ impl Core {
         check_rom_size(rom.len())?;
         // The header's logo, which the boot ROM leaves in VRAM.
         let logo: Option<[u8; 48]> = rom.get(0x104..0x134).and_then(|l| l.try_into().ok());
-        let cart = Cartridge::new(rom)?;
-        let code = Code::new(cart.rom().clone());
+        let mut cart = Cartridge::new(rom)?;
+        let code = Code::shared(cart.rom());
+        // Another machine's copy of the same bytes, if any.
+        cart.share_rom(&code.rom);
         let boot = match boot_rom {
             None => None,
             Some(b) => {

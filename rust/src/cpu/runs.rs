@@ -23,7 +23,7 @@
 //! end of its 16 KiB bank). It is computed once per ROM and shared by all
 //! machines that run it, like the ROM bytes.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use super::instruction_length;
 
@@ -182,10 +182,34 @@ pub struct Code {
     pub runs: RunTable,
 }
 
+/// Every live [`Code`], so that machines built separately from the same ROM
+/// bytes (one `GameBoy` each) share one copy of the bytes and the runs.
+static LIVE: Mutex<Vec<Weak<Code>>> = Mutex::new(Vec::new());
+
 impl Code {
-    pub fn new(rom: Arc<[u8]>) -> Arc<Code> {
-        let runs = RunTable::new(&rom);
-        Arc::new(Code { rom, runs })
+    /// The code of `rom` (a whole number of banks): a live one with the same
+    /// bytes if there is one, else a new one.
+    pub fn shared(rom: &Arc<[u8]>) -> Arc<Code> {
+        if let Some(code) = Self::find(rom) {
+            return code;
+        }
+        // Found outside the lock: two threads may both build one, which
+        // only costs the time.
+        let code = Arc::new(Code {
+            rom: rom.clone(),
+            runs: RunTable::new(rom),
+        });
+        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        live.retain(|w| w.strong_count() > 0);
+        live.push(Arc::downgrade(&code));
+        code
+    }
+
+    fn find(rom: &Arc<[u8]>) -> Option<Arc<Code>> {
+        let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        live.iter()
+            .filter_map(Weak::upgrade)
+            .find(|c| Arc::ptr_eq(&c.rom, rom) || c.rom[..] == rom[..])
     }
 
     /// The 16 KiB bank holding ROM offset `off`.
@@ -193,5 +217,29 @@ impl Code {
     pub fn bank(&self, off: usize) -> Option<&[u8; BANK]> {
         let start = off & !(BANK - 1);
         self.rom.get(start..start + BANK)?.try_into().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_is_shared_between_copies_of_the_same_rom() {
+        let bytes: Vec<u8> = (0..0x8000u32).map(|i| (i * 7 + 3) as u8).collect();
+        let a = Code::shared(&Arc::from(&bytes[..]));
+        let b = Code::shared(&Arc::from(&bytes[..]));
+        assert!(Arc::ptr_eq(&a, &b));
+        let mut other = bytes.clone();
+        other[0x1234] ^= 1;
+        let c = Code::shared(&Arc::from(&other[..]));
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(c.rom[0x1234], other[0x1234]);
+        // Once every user is gone, the next one builds it anew.
+        let weak = Arc::downgrade(&a);
+        drop((a, b));
+        assert!(weak.upgrade().is_none());
+        let d = Code::shared(&Arc::from(&bytes[..]));
+        assert_eq!(d.rom[..], bytes[..]);
     }
 }
