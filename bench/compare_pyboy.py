@@ -545,8 +545,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "\ninstance_bytes: emurust's own count of one machine's memory, the ROM image (shared "
         f"between instances) excluded. RSS/instance: resident-memory growth per live instance over "
-        f"{RSS_INSTANCES} instances in a fresh process, each loaded from the file, so each "
-        "holds its own ROM copy (both emulators). "
+        f"{RSS_INSTANCES} instances in a fresh process, each loaded from the file (emurust "
+        "instances built from the same bytes share one copy of the ROM and its run table; each "
+        "PyBoy instance holds its own). "
         "State: len(gb.save_state()) and PyBoy.save_state(BytesIO) size. Save/load: median of "
         "200, in-memory."
     )
