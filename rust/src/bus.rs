@@ -887,38 +887,57 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         done: &mut impl FnMut(&mut Self) -> bool,
     ) -> (Cpu, Self, Option<Straight>) {
         loop {
-            let pc = cpu.pc();
-            if pc >= 0x8000 {
-                return (cpu, bus, None);
-            }
-            let off = bus.hw.cart.rom_offset(pc);
-            let Some(cycles) = bus.code.runs.at(off) else {
-                return (cpu, bus, Some(Straight::Step));
-            };
-            // Every tick of the run, its last instruction at its longest,
-            // must come before the next event.
-            let end = bus.now + 4 * cycles as u64;
-            if end + LONGEST_INSTRUCTION >= bus.next_event {
-                return (cpu, bus, Some(Straight::Wait));
-            }
-            let Some(bank) = bus.code.bank(off) else {
-                return (cpu, bus, Some(Straight::Step));
-            };
-            let mut run = bus.run_bus::<ROM_RUN>(bank);
-            // All instructions but the last end by `end`; the last after it.
-            run.limit = end + 1;
-            loop {
-                let op = cpu.fetch8(&mut run);
-                cpu.execute(op, &mut run);
-                if run.now >= run.limit {
-                    break;
+            // One run bus for the runs up to the next slow access: only
+            // then may the mapping, the next event or the CPU's state have
+            // changed.
+            let mut run = bus.run_bus::<ROM_RUN>(&NO_BANK);
+            let mut bank_start = usize::MAX;
+            let outcome = loop {
+                let pc = cpu.pc();
+                if pc >= 0x8000 {
+                    break None;
                 }
-            }
-            let (now, slow) = (run.now, run.slow);
+                let off = run.hw.cart.rom_offset(pc);
+                let Some(cycles) = run.code.runs.at(off) else {
+                    break Some(Straight::Step);
+                };
+                // Every tick of the run, its last instruction at its
+                // longest, must come before the next event.
+                let end = run.now + 4 * cycles as u64;
+                if end + LONGEST_INSTRUCTION >= run.next_event {
+                    break Some(Straight::Wait);
+                }
+                if off & !0x3FFF != bank_start {
+                    let Some(bank) = run.code.bank(off) else {
+                        break Some(Straight::Step);
+                    };
+                    run.bank = bank;
+                    bank_start = off & !0x3FFF;
+                }
+                // All instructions but the last end by `end`; the last
+                // after it.
+                run.limit = end + 1;
+                loop {
+                    let op = cpu.fetch8(&mut run);
+                    cpu.execute(op, &mut run);
+                    if run.now >= run.limit {
+                        break;
+                    }
+                }
+                if run.slow {
+                    break Some(Straight::Recheck);
+                }
+            };
+            let now = run.now;
             drop(run);
             bus.now = now;
-            if slow && !bus.after_slow_run(&cpu, done) {
-                return (cpu, bus, Some(Straight::Recheck));
+            match outcome {
+                Some(Straight::Recheck) => {
+                    if !bus.after_slow_run(&cpu, done) {
+                        return (cpu, bus, outcome);
+                    }
+                }
+                _ => return (cpu, bus, outcome),
             }
         }
     }
