@@ -4,9 +4,11 @@
 //! Time is counted in T-cycles (`now`). A CPU memory access is one M-cycle:
 //! the bus first advances time by 4 ("tick"), processing any component event
 //! that became due, then performs the access, bringing the touched component
-//! up to date first. In the fast path a tick is one add and one compare; the
-//! reference path (`Hardware::reference`) instead steps every component on
-//! every M-cycle, and tests assert both paths give identical results.
+//! up to date first. In the fast path a tick is one add and one compare
+//! (inside a straight run of code that ends before the next event, see
+//! `cpu/runs.rs`, just the add); the reference path (`Hardware::reference`)
+//! instead steps every component on every M-cycle, and tests assert both
+//! paths give identical results.
 //!
 //! RAM that a batched engine wants to expose to NumPy (WRAM + HRAM) is not
 //! part of [`Hardware`]: it is passed in as a separate `&mut Ram` so many

@@ -19,7 +19,9 @@ mod runs;
 mod tests;
 mod trace;
 
-pub use runs::{max_cycles, run_role, Code, RunRole, RunTable};
+pub(crate) use runs::Code;
+#[cfg(test)]
+use runs::{max_cycles, run_role, RunRole, RunTable};
 pub use trace::{instruction_length, DiagBus, Diagnostics, Fault, StepKind, TraceEntry};
 
 use crate::error::{Error, Result};
@@ -95,7 +97,7 @@ pub trait CpuBus {
     fn recheck(&mut self) {}
 
     /// Whether [`CpuBus::run_straight`] can run straight-line runs of ROM
-    /// code (`cpu/runs.rs`); a compile-time constant.
+    /// and work-RAM code (`cpu/runs.rs`); a compile-time constant.
     const STRAIGHT_RUNS: bool = false;
     /// Run straight-line runs from PC (only called when
     /// [`CpuBus::STRAIGHT_RUNS`], with the CPU running and no interrupt to
@@ -132,8 +134,8 @@ pub trait CpuBus {
 /// Where [`CpuBus::run_straight`] left off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Straight {
-    /// No run starts at PC (not ROM code, or an opcode runs leave out):
-    /// step one instruction normally.
+    /// No run starts at PC (code outside ROM and work RAM, the boot ROM,
+    /// STOP or an undefined opcode): step one instruction normally.
     Step,
     /// The run at PC does not end before the next event: step normally
     /// until the event has been processed.

@@ -174,7 +174,7 @@ impl RunTable {
     }
 }
 
-/// What `Cpu::run_straight` needs of a ROM: its bytes and its runs, shared
+/// What `Bus::straight_runs` needs of a ROM: its bytes and its runs, shared
 /// by every machine running it.
 #[derive(Debug)]
 pub struct Code {
