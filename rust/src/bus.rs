@@ -1102,8 +1102,25 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             0x0000..=0x7FFF => self.hw.read_rom(addr),
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize],
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
+            _ if STRAIGHT != NORMAL => self.straight_io_read::<IDU>(addr),
             _ => self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr)),
         }
+    }
+
+    /// A slow read inside a straight run. A read switches no bank and
+    /// changes neither IE nor the CPU, so the run goes on unless it raised
+    /// an interrupt request or moved the next event earlier (games polling
+    /// STAT or LY, mostly, which would otherwise end a run at every poll).
+    #[inline(never)]
+    fn straight_io_read<const IDU: bool>(&mut self, addr: u16) -> u8 {
+        let (intf, next_event, limit, slow) =
+            (self.hw.intf, self.next_event, self.limit, self.slow);
+        let v = self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr));
+        if self.hw.intf == intf && self.next_event >= next_event {
+            self.limit = limit;
+            self.slow = slow;
+        }
+        v
     }
 }
 
