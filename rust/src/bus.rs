@@ -1109,14 +1109,15 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
 
     /// A slow read inside a straight run. A read switches no bank and
     /// changes neither IE nor the CPU, so the run goes on unless it raised
-    /// an interrupt request or moved the next event earlier (games polling
-    /// STAT or LY, mostly, which would otherwise end a run at every poll).
+    /// an interrupt request, ended the frame (reading IF catches every
+    /// component up) or moved the next event earlier. Games polling STAT or
+    /// LY would otherwise end a run at every poll.
     #[inline(never)]
     fn straight_io_read<const IDU: bool>(&mut self, addr: u16) -> u8 {
         let (intf, next_event, limit, slow) =
             (self.hw.intf, self.next_event, self.limit, self.slow);
         let v = self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr));
-        if self.hw.intf == intf && self.next_event >= next_event {
+        if self.hw.intf == intf && self.next_event >= next_event && !self.hw.frame_done {
             self.limit = limit;
             self.slow = slow;
         }

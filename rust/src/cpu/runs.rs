@@ -40,10 +40,11 @@ const BANK: usize = 0x4000;
 pub enum RunRole {
     /// Runs inside a run.
     Plain,
-    /// Ends a run (included in it): jumps, calls, restarts.
+    /// Ends a run (included in it): jumps, calls, restarts, returns, and
+    /// HALT and EI, which change the CPU's mode.
     Last,
-    /// Never in a run: it returns, changes IME or the CPU mode, or is
-    /// undefined. The normal interpreter loop runs it.
+    /// Never in a run: STOP and the undefined opcodes. The normal
+    /// interpreter loop runs them.
     Excluded,
 }
 
