@@ -661,6 +661,10 @@ fn bad_configurations_are_refused() {
 #[test]
 fn bytes_per_env_matches_the_allocations() {
     let rom = shared(&joypad_rom());
+    // The ROM's code (bytes and run table) is shared by every machine built
+    // from the same bytes, other tests' running in parallel included: keep
+    // one alive, so that neither engine below builds it and the other not.
+    let _code = VecEngine::new(rom.clone(), 1, config(1)).unwrap();
     for (obs, addresses) in [
         (ObsMode::Gray, 0),
         (ObsMode::Rgb, 16),

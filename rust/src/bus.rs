@@ -16,7 +16,7 @@
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;
-use crate::cpu::{Code, Cpu, CpuBus, Straight};
+use crate::cpu::{Code, Cpu, CpuBus, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
@@ -900,8 +900,13 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     break None;
                 }
                 let off = run.hw.cart.rom_offset(pc);
-                let Some(cycles) = run.code.runs.at(off) else {
-                    break Some(Straight::Step);
+                let cycles = match run.code.runs.at(off) {
+                    Some(cycles) => cycles,
+                    None if run.code.runs.poll_at(off) => {
+                        run.skip_poll_turns(&mut cpu, off);
+                        POLL_CYCLES
+                    }
+                    None => break Some(Straight::Step),
                 };
                 // Every tick of the run, its last instruction at its
                 // longest, must come before the next event.
@@ -1104,6 +1109,52 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
             _ if STRAIGHT != NORMAL => self.straight_io_read::<IDU>(addr),
             _ => self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr)),
+        }
+    }
+
+    /// At the start of the poll loop at ROM offset `off` (see
+    /// [`PollLoop`]): skip the turns that would read the same value as the
+    /// next one, jumping back each time. Their reads come before the PPU's
+    /// next transition (the only thing that changes STAT or LY while the
+    /// loop runs: it writes nothing) and the turns end before the next
+    /// event, so nothing else happens meanwhile; every component catches up
+    /// lazily. Leaves PC at the loop, and A and F as the last turn leaves
+    /// them. The reference path runs every turn.
+    #[inline(never)]
+    fn skip_poll_turns(&mut self, cpu: &mut Cpu, off: usize) {
+        let Some(poll) = self.code.rom.get(off..off + 6).and_then(PollLoop::decode) else {
+            return;
+        };
+        let hw = &*self.hw;
+        // The turn's read comes in its third M-cycle, after three ticks.
+        let read = self.now + 12;
+        let next = hw.ppu.next_transition();
+        // Otherwise `catch_up_ppu` would have work to do at the first read.
+        // (Its late-request note needs a transition in the M-cycle of the
+        // read; those caught up so far all came by `now`.)
+        if next <= read || hw.dma.copied < 160 {
+            return;
+        }
+        let turn = 4 * POLL_TURN_CYCLES;
+        // Turns whose reads come before the transition...
+        let by_ppu = (next - 1 - read) / turn + 1;
+        // ...and that end, with an instruction's margin, before the next
+        // event (as a run must).
+        let Some(room) = self
+            .next_event
+            .checked_sub(self.now + LONGEST_INSTRUCTION + 1)
+        else {
+            return;
+        };
+        let turns = by_ppu.min(room / turn);
+        if turns == 0 {
+            return;
+        }
+        let v = hw.ppu.read(poll.register);
+        let mut after = *cpu;
+        if poll.turn(&mut after, v) {
+            *cpu = after;
+            self.now += turns * turn;
         }
     }
 

@@ -22,10 +22,15 @@
 //! starts (STOP, an undefined opcode, or an instruction that crosses the
 //! end of its 16 KiB bank). It is computed once per ROM and shared by all
 //! machines that run it, like the ROM bytes.
+//!
+//! The table also marks where a [`PollLoop`] starts: a three-instruction
+//! loop that polls STAT or LY. When a jump lands there, the fast bus first
+//! skips the turns that cannot see a new value (`Bus::skip_poll_turns`),
+//! then runs the loop as a run of [`POLL_CYCLES`] plus its jump.
 
 use std::sync::{Arc, Mutex, Weak};
 
-use super::instruction_length;
+use super::{instruction_length, Cpu};
 
 /// Longest run, in M-cycles, its last instruction left out. Longer
 /// straight-line code is cut into runs of at most this length; a shorter
@@ -129,6 +134,80 @@ pub struct RunTable {
 /// A [`RunTable`] entry where no run starts.
 const NO_RUN: u8 = 0xFF;
 
+/// A [`RunTable`] entry where a [`PollLoop`] starts (its run: the loop's
+/// three instructions, [`POLL_CYCLES`] M-cycles before the jump back).
+const POLL: u8 = 0xFE;
+
+/// M-cycles of a poll loop's instructions before its jump back:
+/// `LDH A,(n)` (3) and the test (2).
+pub const POLL_CYCLES: u32 = 5;
+
+/// M-cycles of one turn of a poll loop, the jump back taken.
+pub const POLL_TURN_CYCLES: u64 = 8;
+
+/// A loop that polls a PPU register until its value changes:
+///
+/// ```text
+/// loop: LDH A,(n)      ; n = 0x41 (STAT) or 0x44 (LY)
+///       AND d8 | CP d8 | BIT b,A
+///       JR NZ/Z/NC/C,loop
+/// ```
+///
+/// (the classic wait for VRAM access, or for a line). One turn writes
+/// nothing but A and F, and reads a value that changes only at a PPU
+/// transition, so turns before the next transition and the next event all
+/// read the same value and leave the same A and F: `Bus::skip_poll_turns`
+/// skips them at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PollLoop {
+    /// The register polled (0xFF41 or 0xFF44).
+    pub register: u16,
+    /// The test: 0xE6 (AND d8), 0xFE (CP d8) or 0xCB (BIT b,A).
+    pub test: u8,
+    /// Its operand: the immediate, or the BIT opcode after 0xCB.
+    pub operand: u8,
+    /// The jump back: 0x20 (JR NZ), 0x28 (JR Z), 0x30 (JR NC) or 0x38 (JR C).
+    pub jump: u8,
+}
+
+impl PollLoop {
+    /// The poll loop made of the six bytes `b`, if they are one.
+    pub fn decode(b: &[u8]) -> Option<PollLoop> {
+        let &[0xF0, n @ (0x41 | 0x44), test, operand, jump @ (0x20 | 0x28 | 0x30 | 0x38), 0xFA] = b
+        else {
+            return None;
+        };
+        let bit_a = test == 0xCB && operand & 0xC7 == 0x47;
+        if !(test == 0xE6 || test == 0xFE || bit_a) {
+            return None;
+        }
+        Some(PollLoop {
+            register: 0xFF00 | n as u16,
+            test,
+            operand,
+            jump,
+        })
+    }
+
+    /// One turn of the loop on `cpu`, its read returning `v`: sets A and F
+    /// as the turn does (PC aside) and answers whether it jumps back.
+    #[inline]
+    pub(crate) fn turn(&self, cpu: &mut Cpu, v: u8) -> bool {
+        cpu.a = v;
+        match self.test {
+            0xE6 => cpu.alu_and(self.operand),
+            0xFE => cpu.alu_cp(self.operand),
+            _ => cpu.bit((self.operand >> 3) & 7, v),
+        }
+        match self.jump {
+            0x20 => !cpu.flag_z(),
+            0x28 => cpu.flag_z(),
+            0x30 => !cpu.flag_c(),
+            _ => cpu.flag_c(),
+        }
+    }
+}
+
 impl RunTable {
     /// Find the run at every offset of `rom` (a whole number of banks).
     pub fn new(rom: &[u8]) -> RunTable {
@@ -138,6 +217,15 @@ impl RunTable {
             // Backwards, so that the run after each instruction is known.
             for off in (bank..end).rev() {
                 entries[off] = Self::entry(rom, &entries, off, end);
+            }
+            // After the pass: code falling into a poll loop keeps its run
+            // through the loop's first turn (which mostly ends the loop: a
+            // mark there cost more than it saved on 2048); the jump back
+            // lands on the mark.
+            for off in bank..end.saturating_sub(5) {
+                if PollLoop::decode(&rom[off..off + 6]).is_some() {
+                    entries[off] = POLL;
+                }
             }
         }
         RunTable { entries }
@@ -155,7 +243,7 @@ impl RunTable {
         };
         if run_role(op) == RunRole::Plain && off + len < end {
             let after = entries[off + len];
-            if after != NO_RUN && (cycles + after) as u32 <= MAX_RUN_CYCLES {
+            if after < POLL && (cycles + after) as u32 <= MAX_RUN_CYCLES {
                 // This instruction, then the run after it.
                 return cycles + after;
             }
@@ -169,9 +257,16 @@ impl RunTable {
     #[inline(always)]
     pub fn at(&self, off: usize) -> Option<u32> {
         match self.entries.get(off) {
-            Some(&e) if e != NO_RUN => Some(e as u32),
+            Some(&e) if e < POLL => Some(e as u32),
             _ => None,
         }
+    }
+
+    /// Whether a [`PollLoop`] starts at ROM byte offset `off` (where `at`
+    /// answers `None`).
+    #[inline]
+    pub fn poll_at(&self, off: usize) -> bool {
+        self.entries.get(off) == Some(&POLL)
     }
 }
 

@@ -498,3 +498,90 @@ fn run_table_entries() {
     let runs: Vec<u32> = (0x20..0x3000).map(|o| table.at(o).unwrap()).collect();
     assert_eq!(runs.iter().max(), Some(&(super::runs::MAX_RUN_CYCLES)));
 }
+
+#[test]
+fn poll_loops_in_the_run_table() {
+    let mut rom = vec![0u8; 0x8000];
+    // 0x0100: NOP; then LDH A,(0x41); AND 2; JR NZ,-6 (a poll loop).
+    rom[0x100..0x107].copy_from_slice(&[0x00, 0xF0, 0x41, 0xE6, 0x02, 0x20, 0xFA]);
+    // 0x0200: LDH A,(0x44); CP 0x90; JR C,-6 and LDH A,(0x41); BIT 1,A; JR Z,-6.
+    rom[0x200..0x206].copy_from_slice(&[0xF0, 0x44, 0xFE, 0x90, 0x38, 0xFA]);
+    rom[0x210..0x216].copy_from_slice(&[0xF0, 0x41, 0xCB, 0x4F, 0x28, 0xFA]);
+    // Not poll loops: the joypad register; BIT 1,B; a jump elsewhere; OR.
+    rom[0x300..0x306].copy_from_slice(&[0xF0, 0x00, 0xE6, 0x01, 0x20, 0xFA]);
+    rom[0x310..0x316].copy_from_slice(&[0xF0, 0x41, 0xCB, 0x48, 0x28, 0xFA]);
+    rom[0x320..0x326].copy_from_slice(&[0xF0, 0x41, 0xE6, 0x02, 0x20, 0xF9]);
+    rom[0x330..0x336].copy_from_slice(&[0xF0, 0x41, 0xF6, 0x02, 0x20, 0xFA]);
+    // Across the end of bank 0.
+    rom[0x3FFC..0x4002].copy_from_slice(&[0xF0, 0x41, 0xE6, 0x02, 0x20, 0xFA]);
+    let table = RunTable::new(&rom);
+    for off in [0x101, 0x200, 0x210] {
+        assert!(table.poll_at(off), "{off:#x}");
+        assert_eq!(table.at(off), None, "{off:#x}");
+    }
+    // Code falling into the loop runs through its first turn.
+    assert_eq!(table.at(0x100), Some(1 + super::runs::POLL_CYCLES));
+    for off in [0x300, 0x310, 0x320, 0x330, 0x3FFC] {
+        assert!(!table.poll_at(off), "{off:#x}");
+        assert!(table.at(off).is_some(), "{off:#x}");
+    }
+    // The loop's instructions but the jump take POLL_CYCLES, as the
+    // table counts them for a run.
+    for off in [0x101usize, 0x200, 0x210] {
+        let mut cycles = 0;
+        let mut at = off;
+        for _ in 0..2 {
+            cycles += max_cycles(rom[at], rom[at + 1]).unwrap() as u32;
+            at += instruction_length(rom[at]) as usize;
+        }
+        assert_eq!(cycles, super::runs::POLL_CYCLES);
+    }
+    let poll = PollLoop::decode(&rom[0x200..0x206]).unwrap();
+    assert_eq!(
+        (poll.register, poll.test, poll.operand, poll.jump),
+        (0xFF44, 0xFE, 0x90, 0x38)
+    );
+}
+
+#[test]
+fn poll_loop_turns_match_execution() {
+    // One turn through `PollLoop::turn` leaves A and F as executing it does,
+    // and jumps back exactly when the JR does, after POLL_TURN_CYCLES.
+    let loops: [[u8; 6]; 6] = [
+        [0xF0, 0x41, 0xE6, 0x02, 0x20, 0xFA],
+        [0xF0, 0x41, 0xE6, 0x03, 0x28, 0xFA],
+        [0xF0, 0x44, 0xFE, 0x90, 0x38, 0xFA],
+        [0xF0, 0x44, 0xFE, 0x40, 0x30, 0xFA],
+        [0xF0, 0x41, 0xCB, 0x4F, 0x28, 0xFA],
+        [0xF0, 0x41, 0xCB, 0x57, 0x20, 0xFA],
+    ];
+    for code in loops {
+        let poll = PollLoop::decode(&code).unwrap();
+        for v in 0..=255u8 {
+            for f in [0x00, 0x10, 0xF0] {
+                let mut bus = TestBus::with_program(&code);
+                bus.mem[poll.register as usize] = v;
+                let mut cpu = Cpu::new(Registers {
+                    pc: 0x100,
+                    f,
+                    ..Registers::default()
+                });
+                for _ in 0..3 {
+                    cpu.step(&mut bus);
+                }
+                let mut turned = Cpu::new(Registers {
+                    pc: 0x100,
+                    f,
+                    ..Registers::default()
+                });
+                let back = poll.turn(&mut turned, v);
+                assert_eq!(back, cpu.pc() == 0x100, "{code:02X?} v={v:#x} f={f:#x}");
+                if back {
+                    assert_eq!(bus.cycles, super::runs::POLL_TURN_CYCLES);
+                }
+                let (r, t) = (cpu.registers(), turned.registers());
+                assert_eq!((r.a, r.f), (t.a, t.f), "{code:02X?} v={v:#x} f={f:#x}");
+            }
+        }
+    }
+}
