@@ -1,6 +1,6 @@
 //! EmuRust: a fast, faithful Game Boy (DMG) emulator core.
 //!
-//! The core has no Python dependency; the PyO3 bindings live in [`python`]
+//! The core has no Python dependency; the PyO3 bindings live in `python`
 //! behind the `python` cargo feature.
 
 pub mod apu;
