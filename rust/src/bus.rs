@@ -1113,13 +1113,13 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     }
 
     /// At the start of the poll loop at ROM offset `off` (see
-    /// [`PollLoop`]): skip the turns that would read the same value as the
-    /// next one, jumping back each time. Their reads come before the PPU's
-    /// next transition (the only thing that changes STAT or LY while the
-    /// loop runs: it writes nothing) and the turns end before the next
-    /// event, so nothing else happens meanwhile; every component catches up
-    /// lazily. Leaves PC at the loop, and A and F as the last turn leaves
-    /// them. The reference path runs every turn.
+    /// [`PollLoop`]): if the value the register holds now sends the loop
+    /// back, skip the turns that would all read it: those whose reads come
+    /// before the PPU's next transition (the only thing that changes STAT
+    /// or LY while the loop runs: it writes nothing) and that end before
+    /// the next event, so nothing else happens meanwhile; every component
+    /// catches up lazily. Leaves PC at the loop, and A and F as the last
+    /// skipped turn leaves them. The reference path runs every turn.
     #[inline(never)]
     fn skip_poll_turns(&mut self, cpu: &mut Cpu, off: usize) {
         let Some(poll) = self.code.rom.get(off..off + 6).and_then(PollLoop::decode) else {
