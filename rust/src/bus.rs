@@ -16,7 +16,7 @@
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;
-use crate::cpu::{Code, Cpu, CpuBus, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
+use crate::cpu::{Code, Countdown, Cpu, CpuBus, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
@@ -873,6 +873,9 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             } else if (pc.wrapping_sub(0xC000) as usize) < WRAM_SIZE {
                 (cpu, bus, outcome) = Self::wram_runs(cpu, bus, done);
             } else {
+                if pc >= 0xFF80 {
+                    bus.skip_countdown(&mut cpu);
+                }
                 return (cpu, bus, Straight::Step);
             }
             if let Some(outcome) = outcome {
@@ -1156,6 +1159,27 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             *cpu = after;
             self.now += turns * turn;
         }
+    }
+
+    /// HRAM code where the interpreter rechecks (after the write that
+    /// starts an OAM DMA, say): if it is a [`Countdown`], run its turns
+    /// that end, with an instruction's margin, before the next event at
+    /// once. They touch nothing but A, F and PC, so nothing else happens
+    /// meanwhile; every component catches up lazily. The reference path
+    /// runs every turn.
+    #[inline(never)]
+    fn skip_countdown(&mut self, cpu: &mut Cpu) {
+        let at = HRAM_BASE + (cpu.pc() - 0xFF80) as usize;
+        let Some(countdown) = Countdown::decode(&self.ram[at..HRAM_BASE + HRAM_SIZE]) else {
+            return;
+        };
+        let Some(room) = self
+            .next_event
+            .checked_sub(self.now + LONGEST_INSTRUCTION + 1)
+        else {
+            return;
+        };
+        self.now += 4 * countdown.skip(cpu, room / 4);
     }
 
     /// A slow read inside a straight run. A read switches no bank and

@@ -208,6 +208,58 @@ impl PollLoop {
     }
 }
 
+/// The countdown a game's OAM DMA routine waits in, in HRAM (the only
+/// memory the CPU can read while the DMA runs):
+///
+/// ```text
+///       LD A,n         ; optional
+/// loop: DEC A
+///       JR NZ,loop
+/// ```
+///
+/// A turn writes nothing but A and F and reads nothing but its code, so the
+/// turns before the next event can be skipped at once (`Bus::skip_countdown`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Countdown {
+    /// `n` of the `LD A,n` before the loop, where PC is on it.
+    pub load: Option<u8>,
+}
+
+impl Countdown {
+    /// The countdown starting with the bytes `b` (from PC on), if they are one.
+    pub fn decode(b: &[u8]) -> Option<Countdown> {
+        match b {
+            [0x3E, n, 0x3D, 0x20, 0xFD, ..] => Some(Countdown { load: Some(*n) }),
+            [0x3D, 0x20, 0xFD, ..] => Some(Countdown { load: None }),
+            _ => None,
+        }
+    }
+
+    /// Run on `cpu` (PC on the countdown) the `LD A,n`, if any, and as many
+    /// turns that jump back as fit in `max_cycles` M-cycles, all or nothing
+    /// of the load with at least one turn; A, F and PC as they leave them.
+    /// Returns the M-cycles run (0: nothing).
+    pub(crate) fn skip(&self, cpu: &mut Cpu, max_cycles: u64) -> u64 {
+        let load_cycles = if self.load.is_some() { 2 } else { 0 };
+        let a = self.load.unwrap_or(cpu.a);
+        // Turns that jump back: all but the one that reaches zero.
+        let back = a.wrapping_sub(1) as u64;
+        let turns = back.min(max_cycles.saturating_sub(load_cycles) / COUNTDOWN_TURN_CYCLES);
+        if turns == 0 {
+            return 0;
+        }
+        if self.load.is_some() {
+            cpu.pc = cpu.pc.wrapping_add(2);
+        }
+        // The last of them leaves A and F as its DEC A does.
+        cpu.a = cpu.dec8(a.wrapping_sub(turns as u8 - 1));
+        load_cycles + COUNTDOWN_TURN_CYCLES * turns
+    }
+}
+
+/// M-cycles of one turn of a [`Countdown`], the jump back taken.
+pub const COUNTDOWN_TURN_CYCLES: u64 = 4;
+
 impl RunTable {
     /// Find the run at every offset of `rom` (a whole number of banks).
     pub fn new(rom: &[u8]) -> RunTable {

@@ -585,3 +585,48 @@ fn poll_loop_turns_match_execution() {
         }
     }
 }
+
+#[test]
+fn countdown_skips_match_execution() {
+    // `Countdown::skip` leaves A, F and PC as executing its M-cycles does,
+    // and stops before the turn that reaches zero.
+    for load in [None, Some(0x00), Some(0x01), Some(0x10), Some(0x28)] {
+        let code: Vec<u8> = match load {
+            Some(n) => vec![0x3E, n, 0x3D, 0x20, 0xFD],
+            None => vec![0x3D, 0x20, 0xFD],
+        };
+        let countdown = Countdown::decode(&code).unwrap();
+        assert_eq!(countdown.load, load);
+        for a in [0x00, 0x01, 0x02, 0x10, 0x11, 0x80] {
+            for max_cycles in [0, 1, 2, 5, 6, 9, 64, 2000] {
+                let regs = Registers {
+                    pc: 0x100,
+                    a,
+                    f: 0x10,
+                    ..Registers::default()
+                };
+                let mut skipped = Cpu::new(regs);
+                let m = countdown.skip(&mut skipped, max_cycles);
+                assert!(m <= max_cycles);
+                let mut bus = TestBus::with_program(&code);
+                let mut cpu = Cpu::new(regs);
+                while bus.cycles < m {
+                    cpu.step(&mut bus);
+                }
+                assert_eq!(bus.cycles, m, "{load:?} a={a:#x} max={max_cycles}");
+                assert_eq!(cpu.registers(), skipped.registers(), "{load:?} a={a:#x}");
+                // Never past the last turn: the loop is still running.
+                assert_eq!(
+                    cpu.pc(),
+                    if m == 0 {
+                        0x100
+                    } else {
+                        0x100 + code.len() as u16 - 3
+                    }
+                );
+            }
+        }
+    }
+    assert_eq!(Countdown::decode(&[0x3D, 0x20, 0xFC]), None);
+    assert_eq!(Countdown::decode(&[0x3E, 0x05, 0x3D, 0x20]), None);
+}
