@@ -234,6 +234,10 @@ fn polling_rom() -> Vec<u8> {
         0x280,
         &[
             0xE5, // PUSH HL
+            // Read STAT, which brings the PPU up to date: a loop entered
+            // soon after finds no transition pending, so its first turns
+            // can be skipped, or not, with the wait over or not.
+            0xF0, 0x41, // LDH A,(STAT)
             0x79, 0xE6, 0x07, 0x2F, 0x3C, // A = -(C & 7)
             0xC6, 0x98, 0x6F, 0x26, 0x02, // HL = 0x0298 + A
             0xE9, // JP (HL)
