@@ -1141,15 +1141,8 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         let turn = 4 * POLL_TURN_CYCLES;
         // Turns whose reads come before the transition...
         let by_ppu = (next - 1 - read) / turn + 1;
-        // ...and that end, with an instruction's margin, before the next
-        // event (as a run must).
-        let Some(room) = self
-            .next_event
-            .checked_sub(self.now + LONGEST_INSTRUCTION + 1)
-        else {
-            return;
-        };
-        let turns = by_ppu.min(room / turn);
+        // ...and that end before the next event.
+        let turns = by_ppu.min(self.time_to_skip() / turn);
         if turns == 0 {
             return;
         }
@@ -1161,8 +1154,8 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         }
     }
 
-    /// HRAM code where the interpreter rechecks (after the write that
-    /// starts an OAM DMA, say): if it is a [`Countdown`], run its turns
+    /// HRAM code where the interpreter rechecks (after a jump or call into
+    /// HRAM from a run, or after an event): if it is a [`Countdown`], run its turns
     /// that end, with an instruction's margin, before the next event at
     /// once. They touch nothing but A, F and PC, so nothing else happens
     /// meanwhile; every component catches up lazily. The reference path
@@ -1173,13 +1166,14 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         let Some(countdown) = Countdown::decode(&self.ram[at..HRAM_BASE + HRAM_SIZE]) else {
             return;
         };
-        let Some(room) = self
-            .next_event
-            .checked_sub(self.now + LONGEST_INSTRUCTION + 1)
-        else {
-            return;
-        };
-        self.now += 4 * countdown.skip(cpu, room / 4);
+        self.now += 4 * countdown.skip(cpu, self.time_to_skip() / 4);
+    }
+
+    /// T-cycles that skipped loop turns may take: up to the next event,
+    /// less an instruction's margin (as a run keeps).
+    fn time_to_skip(&self) -> u64 {
+        self.next_event
+            .saturating_sub(self.now + LONGEST_INSTRUCTION + 1)
     }
 
     /// A slow read inside a straight run. A read switches no bank and
