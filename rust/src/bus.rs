@@ -1202,6 +1202,23 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     }
 }
 
+impl<const REF: bool, const STRAIGHT: u8> Bus<'_, REF, STRAIGHT> {
+    /// A slow write inside a straight run, out of line: it keeps the
+    /// run's loop small.
+    #[cold]
+    #[inline(never)]
+    fn straight_slow_write(&mut self, addr: u16, value: u8) {
+        self.synced(|hw, ram| hw.cpu_write(ram, addr, value));
+    }
+
+    /// The OAM bug of an INC/DEC unit cycle inside a straight run, out of line.
+    #[cold]
+    #[inline(never)]
+    fn straight_oam_bug(&mut self) {
+        self.synced(|hw, ram| hw.oam_bug_idu(ram));
+    }
+}
+
 impl<const REF: bool, const STRAIGHT: u8> Drop for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn drop(&mut self) {
@@ -1256,6 +1273,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         match addr {
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
+            _ if STRAIGHT == ROM_RUN => self.straight_slow_write(addr, value),
             _ => self.synced(|hw, ram| hw.cpu_write(ram, addr, value)),
         }
     }
@@ -1272,7 +1290,11 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         let oam = addr >> 8 == 0xFE;
         self.tick();
         if oam {
-            self.synced(|hw, ram| hw.oam_bug_idu(ram));
+            if STRAIGHT == ROM_RUN {
+                self.straight_oam_bug();
+            } else {
+                self.synced(|hw, ram| hw.oam_bug_idu(ram));
+            }
         }
     }
 
