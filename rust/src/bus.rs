@@ -1203,15 +1203,18 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
 }
 
 impl<const REF: bool, const STRAIGHT: u8> Bus<'_, REF, STRAIGHT> {
-    /// A slow write inside a straight run, out of line: it keeps the
-    /// run's loop small.
+    /// A slow write inside a straight ROM run, out of line: it keeps the
+    /// run's loop small (Tobu Tobu Girl and 2048: 2 % fewer host
+    /// instructions). Work-RAM runs keep it inline: out of line,
+    /// cpu_instrs, which runs there, executed 2.5 % more.
     #[cold]
     #[inline(never)]
     fn straight_slow_write(&mut self, addr: u16, value: u8) {
         self.synced(|hw, ram| hw.cpu_write(ram, addr, value));
     }
 
-    /// The OAM bug of an INC/DEC unit cycle inside a straight run, out of line.
+    /// The OAM bug of an INC/DEC unit cycle inside a straight ROM run, out
+    /// of line (as `straight_slow_write`).
     #[cold]
     #[inline(never)]
     fn straight_oam_bug(&mut self) {
