@@ -1200,9 +1200,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         }
         v
     }
-}
 
-impl<const REF: bool, const STRAIGHT: u8> Bus<'_, REF, STRAIGHT> {
     /// A slow write inside a straight ROM run, out of line: it keeps the
     /// run's loop small (Tobu Tobu Girl and 2048: 2 % fewer host
     /// instructions). Work-RAM runs keep it inline: out of line,
