@@ -1201,22 +1201,15 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         v
     }
 
-    /// A slow write inside a straight ROM run, out of line: it keeps the
-    /// run's loop small (Tobu Tobu Girl and 2048: 2 % fewer host
-    /// instructions). Work-RAM runs keep it inline: out of line,
-    /// cpu_instrs, which runs there, executed 2.5 % more.
+    /// `synced`, out of line, for the slow writes and the OAM-bug cycle of
+    /// a straight ROM run: it keeps the run's loop small (Tobu Tobu Girl and
+    /// 2048: 2 % fewer host instructions). Work-RAM runs keep `synced`
+    /// inline: out of line, cpu_instrs, which runs there, executed 2.5 %
+    /// more.
     #[cold]
     #[inline(never)]
-    fn straight_slow_write(&mut self, addr: u16, value: u8) {
-        self.synced(|hw, ram| hw.cpu_write(ram, addr, value));
-    }
-
-    /// The OAM bug of an INC/DEC unit cycle inside a straight ROM run, out
-    /// of line (as `straight_slow_write`).
-    #[cold]
-    #[inline(never)]
-    fn straight_oam_bug(&mut self) {
-        self.synced(|hw, ram| hw.oam_bug_idu(ram));
+    fn synced_out_of_line<R>(&mut self, f: impl FnOnce(&mut Hardware, &mut Ram) -> R) -> R {
+        self.synced(f)
     }
 }
 
@@ -1274,7 +1267,9 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         match addr {
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
-            _ if STRAIGHT == ROM_RUN => self.straight_slow_write(addr, value),
+            _ if STRAIGHT == ROM_RUN => {
+                self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
+            }
             _ => self.synced(|hw, ram| hw.cpu_write(ram, addr, value)),
         }
     }
@@ -1292,7 +1287,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         self.tick();
         if oam {
             if STRAIGHT == ROM_RUN {
-                self.straight_oam_bug();
+                self.synced_out_of_line(|hw, ram| hw.oam_bug_idu(ram));
             } else {
                 self.synced(|hw, ram| hw.oam_bug_idu(ram));
             }
