@@ -152,9 +152,10 @@ fn polling_rom() -> Vec<u8> {
     put(0x40, &[0xC3, 0x00, 0x03]); // VBlank: JP 0x0300
     put(0x50, &[0xC3, 0x10, 0x03]); // Timer: JP 0x0310
     put(0x100, &[0x00, 0xC3, 0xC0, 0x02]); // Entry: NOP; JP 0x02C0
-                                           // Two countdowns, as OAM DMA routines wait in, for HRAM 0xFFA0 and
-                                           // 0xFFA6: LD A,n; DEC A; JR NZ,-3; RET, with n = 0 (256 turns, through
-                                           // a timer interrupt or two) and n = 5.
+
+    // Two countdowns, as OAM DMA routines wait in, for HRAM 0xFFA0 and
+    // 0xFFA6: LD A,n; DEC A; JR NZ,-3; RET, with n = 0 (256 turns, through
+    // a timer interrupt or two) and n = 5.
     put(0x2B0, &[0x3E, 0x00, 0x3D, 0x20, 0xFD, 0xC9]);
     put(0x2B6, &[0x3E, 0x05, 0x3D, 0x20, 0xFD, 0xC9]);
     // 0x02C0: copy them to HRAM, then JP 0x0150.

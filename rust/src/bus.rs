@@ -1163,9 +1163,9 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     }
 
     /// HRAM code where the interpreter rechecks (after a jump or call into
-    /// HRAM from a run, or after an event): if it is a [`Countdown`], run its turns
-    /// that end, with an instruction's margin, before the next event at
-    /// once. They touch nothing but A, F and PC, so nothing else happens
+    /// HRAM from a run, or after an event): if it is a [`Countdown`], run
+    /// its turns that end, with an instruction's margin, before the next
+    /// event at once. They touch nothing but A, F and PC, so nothing else happens
     /// meanwhile; every component catches up lazily. The reference path
     /// runs every turn.
     #[inline(never)]
