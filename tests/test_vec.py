@@ -657,3 +657,62 @@ def test_sharing_one_engine_between_threads_is_safe(rom: bytes) -> None:
     gb = emurust.GameBoy(rom)
     gb.load_state(vec.save_state(0))
     assert 2 <= gb.frame_count <= 80
+
+
+# ---------------------------------------------------------------------------------------
+# Masked steps, memory writes and snapshots of a GameBoy (what the RL envs build on)
+
+
+def test_a_masked_step_runs_only_the_masked_envs(joypad: emurust.VecGameBoy) -> None:
+    joypad.reset()
+    right = np.full(3, 2, np.uint8)
+    mask = np.array([True, False, True])
+    before = joypad.save_state(1)
+    # An out-of-range action of an env that is not stepped is ignored.
+    obs = joypad.step(np.array([2, 200, 2], np.uint8), mask=mask).copy()
+    assert joypad.save_state(1) == before
+    pressed = int(joypad.ram[0, 0])
+    assert pressed > 0
+    assert joypad.ram[:, 0].tolist() == [pressed, 0, pressed]
+    joypad.step(right, mask=~mask)
+    assert joypad.ram[:, 0].tolist() == [pressed] * 3
+    assert np.array_equal(joypad.obs[0], obs[0])  # env 0 did not move
+    with pytest.raises(emurust.InvalidArgumentError, match="action 200 of env 1"):
+        joypad.step(np.array([2, 200, 2], np.uint8), mask=np.ones(3, bool))
+    with pytest.raises(TypeError, match="mask must be a bool array"):
+        joypad.step(right, mask=np.ones(3, np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        joypad.step(right, mask=np.ones(2, bool))
+
+
+def test_set_memory_writes_each_env(joypad: emurust.VecGameBoy) -> None:
+    joypad.set_memory(0xC100, np.array([[1, 2], [3, 4], [5, 6]], np.uint8))
+    assert joypad.wram[:, 0x100:0x102].tolist() == [[1, 2], [3, 4], [5, 6]]
+    joypad.set_memory(0xFF80, np.array([7, 8, 9], np.uint8), mask=np.array([True, False, True]))
+    assert joypad.hram[:, 0].tolist() == [7, 0, 9]
+    joypad.set_memory(PRESSED_FRAMES, np.array([40, 41, 42], np.uint8))
+    assert joypad.ram[:, 0].tolist() == [40, 41, 42]  # the gathered bytes follow
+    with pytest.raises(TypeError, match="uint8"):
+        joypad.set_memory(0xC000, np.array([1, 2, 3]))
+    with pytest.raises(ValueError, match=r"shape \(3,\) or \(3, k\)"):
+        joypad.set_memory(0xC000, np.zeros((2, 1), np.uint8))
+    with pytest.raises(emurust.InvalidAddressError):
+        joypad.set_memory(0x10000, np.zeros(3, np.uint8))
+    with pytest.raises(emurust.InvalidArgumentError, match="past 0xFFFF"):
+        joypad.set_memory(0xFFFF, np.zeros((3, 2), np.uint8))
+
+
+def test_envs_start_from_a_gameboy_snapshot_with_its_frame() -> None:
+    gb = emurust.GameBoy(serial_rom())
+    gb.tick(20)
+    snap = gb.snapshot()
+    assert snap.frame_count == 20
+    vec = emurust.VecGameBoy(serial_rom(), 2, initial_state=snap, obs="shades", num_threads=1)
+    expected = gb.screen_shades
+    assert expected.any()
+    assert np.array_equal(vec.reset()[1], expected)
+    from_bytes = emurust.VecGameBoy(serial_rom(), 1, initial_state=gb.save_state(), obs="shades")
+    assert not from_bytes.reset().any()  # a state holds no pixels
+    other = build_rom(title="ANOTHER ROM")
+    with pytest.raises(emurust.InvalidStateError, match="different ROM"):
+        emurust.VecGameBoy(other, 1, initial_state=snap)

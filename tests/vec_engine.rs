@@ -592,6 +592,142 @@ fn states_load_across_engine_and_gameboy() {
 }
 
 // ---------------------------------------------------------------------------
+// Masked steps and memory writes (what the RL envs' autoreset and seeding use)
+// ---------------------------------------------------------------------------
+
+/// A masked step runs exactly the envs of the mask: each ends up as if only
+/// its own steps had been taken (compared with an engine that stepped it
+/// alone), and the others do not move at all, whatever their action.
+#[test]
+fn masked_steps_run_only_the_masked_envs() {
+    for threads in [1, 3] {
+        let cfg = || VecConfig {
+            ram_addresses: vec![PRESSED_FRAMES, 0xFF44],
+            ..config(threads)
+        };
+        let mut e = VecEngine::new(shared(&joypad_rom()), 4, cfg()).unwrap();
+        let mut steps_of = [0usize; 4];
+        for s in 0..12 {
+            let active: Vec<bool> = (0..4).map(|i| (s + i) % 3 != 0).collect();
+            let before = fingerprint(&e);
+            // Env actions out of the table's range are ignored where masked out.
+            let actions: Vec<u8> = (0..4)
+                .map(|i| if active[i] { action(i, s, 8) } else { 200 })
+                .collect();
+            e.step_masked(&actions, Some(&active), None, None).unwrap();
+            let after = fingerprint(&e);
+            let obs_len = e.obs_len();
+            for i in 0..4 {
+                let unchanged = before.3[i] == after.3[i]
+                    && before.0[i * obs_len..(i + 1) * obs_len]
+                        == after.0[i * obs_len..(i + 1) * obs_len]
+                    && before.1[i * 2..i * 2 + 2] == after.1[i * 2..i * 2 + 2];
+                assert_eq!(unchanged, !active[i], "env {i} at step {s}");
+                steps_of[i] += usize::from(active[i]);
+            }
+        }
+        for (i, &n) in steps_of.iter().enumerate() {
+            assert_eq!(e.frame_count(i), 24 * n as u64);
+        }
+        // The same envs stepped one at a time, each in an engine of its own.
+        for i in 0..4 {
+            let mut lone = VecEngine::new(shared(&joypad_rom()), 1, cfg()).unwrap();
+            for s in (0..12).filter(|s| (s + i) % 3 != 0) {
+                lone.step(&[action(i, s, 8)]).unwrap();
+            }
+            assert_eq!(
+                lone.save_state(0).unwrap(),
+                e.save_state(i).unwrap(),
+                "env {i}"
+            );
+            assert_eq!(lone.ram(), &e.ram()[i * 2..i * 2 + 2]);
+        }
+    }
+}
+
+/// Envs started from a GameBoy's snapshot begin with its last drawn frame
+/// (a save state holds no pixels: its first observation is blank), and a
+/// reset returns to it; a snapshot of another ROM is refused.
+#[test]
+fn envs_start_from_a_gameboys_snapshot_with_its_frame() {
+    let mut gb = GameBoy::new(&joypad_rom(), None).unwrap();
+    gb.run_frames(30, true);
+    gb.poke(0xC123, 0x5A);
+    let shades = *gb.screen().shades();
+    let cfg = |snap, state| VecConfig {
+        obs: ObsMode::Shades,
+        initial_snapshot: snap,
+        initial_state: state,
+        ..config(1)
+    };
+    let mut e = VecEngine::new(shared(&joypad_rom()), 2, cfg(Some(gb.snapshot()), None)).unwrap();
+    for i in 0..2 {
+        assert_eq!(e.frame_count(i), 30);
+        assert_eq!(e.peek(i, 0xC123), 0x5A);
+        assert_eq!(&e.obs()[i * PIXELS..(i + 1) * PIXELS], &shades[..]);
+    }
+    assert!(shades.iter().any(|&s| s != 0), "the frame is not blank");
+    e.step(&[0, 1]).unwrap();
+    e.reset();
+    assert_eq!(&e.obs()[..PIXELS], &shades[..]);
+    let from_bytes =
+        VecEngine::new(shared(&joypad_rom()), 1, cfg(None, Some(gb.save_state()))).unwrap();
+    assert!(
+        from_bytes.obs().iter().all(|&s| s == 0),
+        "a state holds no pixels"
+    );
+    let mut other = joypad_rom();
+    other[0x134] = b'W';
+    let other_rom = VecEngine::new(shared(&other), 1, cfg(Some(gb.snapshot()), None));
+    assert!(matches!(other_rom, Err(Error::InvalidState(_))));
+    let both = VecEngine::new(
+        shared(&joypad_rom()),
+        1,
+        cfg(Some(gb.snapshot()), Some(gb.save_state())),
+    );
+    assert!(matches!(both, Err(Error::InvalidArgument(_))));
+}
+
+#[test]
+fn set_memory_writes_the_masked_envs_through_the_bus() {
+    let cfg = VecConfig {
+        ram_addresses: vec![0xC100, 0xC101, 0xFF80],
+        ..config(1)
+    };
+    let mut e = VecEngine::new(shared(&joypad_rom()), 3, cfg).unwrap();
+    e.set_memory(0xC100, &[1, 2, 3, 4, 5, 6], Some(&[true, false, true]))
+        .unwrap();
+    assert_eq!((e.peek(0, 0xC100), e.peek(0, 0xC101)), (1, 2));
+    assert_eq!((e.peek(1, 0xC100), e.peek(1, 0xC101)), (0, 0));
+    assert_eq!((e.peek(2, 0xC100), e.peek(2, 0xC101)), (5, 6));
+    assert_eq!(
+        e.ram(),
+        &[1, 2, 0, 0, 0, 0, 5, 6, 0],
+        "gathered rows refreshed"
+    );
+    assert_eq!(e.wram(2)[0x100..0x102], [5, 6]);
+    // One byte per env, all envs; HRAM and an I/O register (through the bus:
+    // writing DIV resets it).
+    e.set_memory(0xFF80, &[7, 8, 9], None).unwrap();
+    assert_eq!([e.hram(0)[0], e.hram(1)[0], e.hram(2)[0]], [7, 8, 9]);
+    e.step(&[7, 7, 7]).unwrap();
+    e.set_memory(0xFF04, &[0x55, 0x55, 0x55], Some(&[true, false, false]))
+        .unwrap();
+    assert_eq!(e.peek(0, 0xFF04), 0);
+    assert_ne!(e.peek(1, 0xFF04), 0);
+    for (values, mask) in [
+        (&[1u8, 2][..], None),
+        (&[][..], None),
+        (&[1, 2, 3], Some(&[true, false][..])),
+    ] {
+        let err = e.set_memory(0xC000, values, mask).unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument(_)), "{err}");
+    }
+    let err = e.set_memory(0xFFFF, &[1, 2, 3, 4, 5, 6], None).unwrap_err();
+    assert!(err.to_string().contains("run past 0xFFFF"), "{err}");
+}
+
+// ---------------------------------------------------------------------------
 // Bad input
 // ---------------------------------------------------------------------------
 

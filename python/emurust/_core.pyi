@@ -114,6 +114,7 @@ class GameBoy:
     def button(self, name: str, frames: SupportsIndex = 1) -> None: ...
     def button_press(self, name: str) -> None: ...
     def button_release(self, name: str) -> None: ...
+    def snapshot(self) -> Snapshot: ...
     def save_state(self) -> bytes: ...
     def load_state(self, data: bytes | bytearray) -> None: ...
     @property
@@ -158,7 +159,7 @@ class VecGameBoy:
         num_threads: SupportsIndex | None = None,
         obs: str = "gray",
         ram_addresses: Iterable[SupportsIndex] | None = None,
-        initial_state: bytes | bytearray | None = None,
+        initial_state: bytes | bytearray | Snapshot | None = None,
         action_table: str | Sequence[str | Sequence[str]] | None = "default",
         frame_stack: SupportsIndex = 1,
         boot_rom: _Image | None = None,
@@ -167,7 +168,12 @@ class VecGameBoy:
         self, seed: SupportsIndex | None = None, *, obs: _Buffer | None = None
     ) -> _Buffer: ...
     def step(
-        self, actions: npt.ArrayLike, *, obs: _Buffer | None = None, ram: _Buffer | None = None
+        self,
+        actions: npt.ArrayLike,
+        *,
+        obs: _Buffer | None = None,
+        ram: _Buffer | None = None,
+        mask: npt.ArrayLike | None = None,
     ) -> _Buffer: ...
     @property
     def obs(self) -> _Buffer: ...
@@ -203,6 +209,13 @@ class VecGameBoy:
     def snapshot(self, i: SupportsIndex) -> Snapshot: ...
     def restore(self, i: SupportsIndex, snapshot: Snapshot) -> None: ...
     def reset_envs(self, mask: npt.ArrayLike) -> None: ...
+    def set_memory(
+        self,
+        address: SupportsIndex,
+        values: npt.NDArray[np.uint8],
+        *,
+        mask: npt.ArrayLike | None = None,
+    ) -> None: ...
 
 @final
 class Snapshot:

@@ -490,6 +490,12 @@ impl GameBoy {
             + self.core.hw.serial.output.capacity()
     }
 
+    /// An in-memory copy of the machine, last drawn frame included, that a
+    /// [`crate::vec::VecEngine`] can start its envs from or restore.
+    pub fn snapshot(&self) -> crate::vec::Snapshot {
+        crate::vec::Snapshot::new(self.core.clone(), self.ram.clone())
+    }
+
     pub fn save_state(&self) -> Vec<u8> {
         let mut w = StateWriter::new();
         self.core.save(&self.ram, &mut w);

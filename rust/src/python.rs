@@ -872,6 +872,14 @@ impl PyGameBoy {
         self.write(|gb| gb.release(b))
     }
 
+    /// An in-memory copy of the machine, its last drawn frame included: a
+    /// `VecGameBoy` can start its envs from it (`initial_state=`) or
+    /// `restore` one env to it.
+    fn snapshot(&self) -> PyResult<vec::PySnapshot> {
+        let snap = self.read(|gb| gb.snapshot())?;
+        Ok(vec::PySnapshot { snap })
+    }
+
     /// The whole machine state as bytes, for `load_state`.
     fn save_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let state = self.read(|gb| gb.save_state())?;

@@ -139,6 +139,9 @@ pub struct VecConfig {
     pub action_table: Option<Vec<u8>>,
     /// A save state every env starts from (and `reset` returns to).
     pub initial_state: Option<Vec<u8>>,
+    /// A machine every env starts from, with its last drawn frame (the
+    /// first observation shows it); takes the place of `initial_state`.
+    pub initial_snapshot: Option<Snapshot>,
     /// A 256-byte DMG boot ROM (ignored when `initial_state` is given).
     pub boot_rom: Option<Vec<u8>>,
 }
@@ -154,6 +157,7 @@ impl Default for VecConfig {
             ram_addresses: Vec::new(),
             action_table: Some(default_action_table()),
             initial_state: None,
+            initial_snapshot: None,
             boot_rom: None,
         }
     }
@@ -166,7 +170,22 @@ pub struct Snapshot {
     ram: Box<Ram>,
 }
 
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Snapshot {{ frame_count: {} }}", self.core.frame_count)
+    }
+}
+
 impl Snapshot {
+    /// A snapshot of a machine's core and RAM (its diagnostics, if any, are
+    /// left behind).
+    pub(crate) fn new(mut core: Core, ram: Box<Ram>) -> Snapshot {
+        if let Some(diag) = core.diag.take() {
+            core.hw.reference = diag.saved_reference;
+        }
+        Snapshot { core, ram }
+    }
+
     /// Frames the machine had run when the snapshot was taken.
     pub fn frame_count(&self) -> u64 {
         self.core.frame_count
@@ -354,6 +373,9 @@ struct Buffers<'a> {
     obs: &'a mut [u8],
     ram_obs: &'a mut [u8],
     masks: &'a [u8],
+    /// Envs to step (`None`: all); the others keep their machine,
+    /// observation and RAM row untouched.
+    active: Option<&'a [bool]>,
     addresses: &'a [u16],
     obs_out: Option<&'a mut [u8]>,
     ram_out: Option<&'a mut [u8]>,
@@ -369,19 +391,25 @@ impl Buffers<'_> {
         // rayon's default splitting makes about 2 x num_threads chunks unless
         // work is stolen: a thread sat idle while another finished a slow
         // chunk alone.
+        let active = self.active;
+        let stepped = |i: usize| active.is_none_or(|a| a[i]);
         self.cores
             .par_iter_mut()
             .zip(self.rams.par_iter_mut())
             .zip(self.obs.par_chunks_mut(obs_len))
             .zip(self.masks.par_iter())
+            .enumerate()
             .with_max_len(1)
-            .for_each(|(((core, ram), obs), &mask)| params.step_env(core, ram, mask, obs));
+            .filter(|(i, _)| stepped(*i))
+            .for_each(|(_, (((core, ram), obs), &mask))| params.step_env(core, ram, mask, obs));
         let n = self.addresses.len();
         if n > 0 {
             self.ram_obs
                 .par_chunks_mut(n)
                 .zip(self.cores.par_iter().zip(self.rams.par_iter()))
-                .for_each(|(out, (core, ram))| gather(core, ram, self.addresses, out));
+                .enumerate()
+                .filter(|(i, _)| stepped(*i))
+                .for_each(|(_, (out, (core, ram)))| gather(core, ram, self.addresses, out));
         }
         if let Some(out) = self.obs_out {
             out.par_chunks_mut(obs_len)
@@ -396,22 +424,28 @@ impl Buffers<'_> {
     /// The same work in the calling thread (`num_threads == 1`).
     fn step_sequential(self, params: &StepParams<'_>) {
         let obs_len = self.obs.len() / self.cores.len();
-        for (((core, ram), obs), &mask) in self
+        let active = self.active;
+        let stepped = |i: usize| active.is_none_or(|a| a[i]);
+        for (_, (((core, ram), obs), &mask)) in self
             .cores
             .iter_mut()
             .zip(self.rams.iter_mut())
             .zip(self.obs.chunks_exact_mut(obs_len))
             .zip(self.masks)
+            .enumerate()
+            .filter(|(i, _)| stepped(*i))
         {
             params.step_env(core, ram, mask, obs);
         }
         let n = self.addresses.len();
         if n > 0 {
-            for ((out, core), ram) in self
+            for (_, ((out, core), ram)) in self
                 .ram_obs
                 .chunks_exact_mut(n)
                 .zip(self.cores.iter())
                 .zip(self.rams.iter())
+                .enumerate()
+                .filter(|(i, _)| stepped(*i))
             {
                 gather(core, ram, self.addresses, out);
             }
@@ -520,12 +554,26 @@ impl VecEngine {
 
         let mut core = Core::new(rom, config.boot_rom.as_deref())?;
         let mut ram: Box<Ram> = Box::new([0; RAM_SIZE]);
+        if config.initial_state.is_some() && config.initial_snapshot.is_some() {
+            return bad("give initial_state or initial_snapshot, not both".into());
+        }
         if let Some(state) = &config.initial_state {
             core.load(&mut ram, state)?;
             // A save state holds no pixels: the first observation is blank.
             core.hw.ppu.clear_frame();
         }
-        let initial = Snapshot { core, ram };
+        let initial = match config.initial_snapshot {
+            Some(snap) => {
+                if snap.core.hw.cart.rom_fingerprint() != core.hw.cart.rom_fingerprint() {
+                    return Err(Error::InvalidState(
+                        "the initial snapshot was taken from a machine running a different ROM"
+                            .into(),
+                    ));
+                }
+                snap
+            }
+            None => Snapshot { core, ram },
+        };
 
         let frame_len = config.obs.frame_len();
         let obs_len = num_envs
@@ -706,7 +754,7 @@ impl VecEngine {
 
     /// Check `actions` and turn them into button masks (nothing is stepped
     /// when one is invalid).
-    fn load_masks(&mut self, actions: &[u8]) -> Result<()> {
+    fn load_masks(&mut self, actions: &[u8], active: Option<&[bool]>) -> Result<()> {
         if actions.len() != self.num_envs() {
             return Err(Error::InvalidArgument(format!(
                 "expected {} actions (one per env), got {}",
@@ -714,12 +762,17 @@ impl VecEngine {
                 actions.len()
             )));
         }
+        if let Some(a) = active {
+            self.check_mask(a)?;
+        }
         match &self.action_table {
             None => self.masks.copy_from_slice(actions),
             Some(table) => {
+                // The actions of envs that are not stepped are not looked at.
                 if let Some((i, &a)) = actions
                     .iter()
                     .enumerate()
+                    .filter(|&(i, _)| active.is_none_or(|m| m[i]))
                     .find(|&(_, &a)| a as usize >= table.len())
                 {
                     return Err(Error::InvalidArgument(format!(
@@ -730,7 +783,7 @@ impl VecEngine {
                     )));
                 }
                 for (m, &a) in self.masks.iter_mut().zip(actions) {
-                    *m = table[a as usize];
+                    *m = table.get(a as usize).copied().unwrap_or(0);
                 }
             }
         }
@@ -777,8 +830,23 @@ impl VecEngine {
         obs_out: Option<&mut [u8]>,
         ram_out: Option<&mut [u8]>,
     ) -> Result<()> {
+        self.step_masked(actions, None, obs_out, ram_out)
+    }
+
+    /// [`VecEngine::step_into`] for the envs whose `active` entry is set
+    /// (`None`: every env). The other envs are not run: their machines,
+    /// observations and RAM rows stay as they are (in `obs_out`/`ram_out`
+    /// their rows get the engine's unchanged rows), and their actions are
+    /// ignored, not even checked.
+    pub fn step_masked(
+        &mut self,
+        actions: &[u8],
+        active: Option<&[bool]>,
+        obs_out: Option<&mut [u8]>,
+        ram_out: Option<&mut [u8]>,
+    ) -> Result<()> {
         self.check_out(obs_out.as_deref(), ram_out.as_deref())?;
-        self.load_masks(actions)?;
+        self.load_masks(actions, active)?;
         let parallel = self.num_threads > 1;
         if parallel {
             // Started (or restarted after a fork) before any env runs.
@@ -797,6 +865,7 @@ impl VecEngine {
             obs: &mut self.obs,
             ram_obs: &mut self.ram_obs,
             masks: &self.masks,
+            active,
             addresses: &self.ram_addresses,
             obs_out,
             ram_out,
@@ -839,6 +908,16 @@ impl VecEngine {
 
     /// Put the envs whose `mask` entry is set back in the initial state.
     pub fn reset_envs(&mut self, mask: &[bool]) -> Result<()> {
+        self.check_mask(mask)?;
+        for (i, _) in mask.iter().enumerate().filter(|(_, &m)| m) {
+            self.cores[i].clone_from(&self.initial.core);
+            self.rams[i] = *self.initial.ram;
+            self.refresh_obs(i);
+        }
+        Ok(())
+    }
+
+    fn check_mask(&self, mask: &[bool]) -> Result<()> {
         if mask.len() != self.num_envs() {
             return Err(Error::InvalidArgument(format!(
                 "expected a mask of {} entries (one per env), got {}",
@@ -846,10 +925,46 @@ impl VecEngine {
                 mask.len()
             )));
         }
-        for (i, _) in mask.iter().enumerate().filter(|(_, &m)| m) {
-            self.cores[i].clone_from(&self.initial.core);
-            self.rams[i] = *self.initial.ram;
-            self.refresh_obs(i);
+        Ok(())
+    }
+
+    /// Write `values` (`(num_envs, k)` bytes, row-major) at the `k` addresses
+    /// from `address` on, in every env whose `mask` entry is set (`None`:
+    /// all), through the bus as a debugger does (no time passes; I/O
+    /// registers react as to a CPU write). The gathered RAM rows of those
+    /// envs are refreshed; their observations are not (nothing was drawn).
+    pub fn set_memory(&mut self, address: u16, values: &[u8], mask: Option<&[bool]>) -> Result<()> {
+        let n = self.num_envs();
+        if values.is_empty() || values.len() % n != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "expected k >= 1 bytes per env ({n} envs), got {} bytes",
+                values.len()
+            )));
+        }
+        let k = values.len() / n;
+        if usize::from(address) + k > 0x1_0000 {
+            return Err(Error::InvalidArgument(format!(
+                "{k} bytes from address {address:#06x} run past 0xFFFF"
+            )));
+        }
+        if let Some(m) = mask {
+            self.check_mask(m)?;
+        }
+        let per_env = self.ram_addresses.len();
+        for (i, row) in values.chunks_exact(k).enumerate() {
+            if !mask.is_none_or(|m| m[i]) {
+                continue;
+            }
+            let (core, ram) = (&mut self.cores[i], &mut self.rams[i]);
+            for (offset, &v) in row.iter().enumerate() {
+                core.hw.poke(ram, address + offset as u16, v);
+            }
+            gather(
+                core,
+                ram,
+                &self.ram_addresses,
+                &mut self.ram_obs[i * per_env..(i + 1) * per_env],
+            );
         }
         Ok(())
     }

@@ -238,6 +238,35 @@ fn mask_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<bool>> {
     Ok(array.as_array().iter().copied().collect())
 }
 
+/// `set_memory`'s values: a uint8 array of shape (n,) or (n, k), row-major.
+fn values_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u8>> {
+    let want = || format!("a uint8 array of shape ({n},) or ({n}, k)");
+    let Ok(array) = obj.cast::<PyUntypedArray>() else {
+        return Err(PyTypeError::new_err(format!(
+            "values must be {} (a NumPy array), not {}",
+            want(),
+            type_name(obj)
+        )));
+    };
+    if !array.dtype().is_equiv_to(&u8::get_dtype(obj.py())) {
+        return Err(PyTypeError::new_err(format!(
+            "values must be {}, got dtype {}",
+            want(),
+            dtype_text(array)
+        )));
+    }
+    let shape = array.shape();
+    if shape.is_empty() || shape.len() > 2 || shape[0] != n || shape.get(1) == Some(&0) {
+        return Err(PyValueError::new_err(format!(
+            "values must be {}, got shape {}",
+            want(),
+            shape_text(shape)
+        )));
+    }
+    let array = array.cast::<PyArrayDyn<u8>>()?.try_readonly()?;
+    Ok(array.as_array().iter().copied().collect())
+}
+
 /// An int argument within `range` (inclusive); `TypeError` for a non-int,
 /// `InvalidArgumentError` naming `what` and the range otherwise.
 fn ranged_int(obj: &Bound<'_, PyAny>, what: &str, min: i64, max: i64) -> PyResult<i64> {
@@ -480,7 +509,8 @@ impl PyVecGameBoy {
 impl PyVecGameBoy {
     /// Creates `num_envs` Game Boys running `rom` (a path or the image as
     /// bytes-like data), all in the initial state: power-on (or `boot_rom`),
-    /// or `initial_state` (bytes from `save_state`).
+    /// or `initial_state` (bytes from `save_state`, or a `Snapshot` from
+    /// `snapshot` or `GameBoy.snapshot`, whose last frame is kept).
     #[new]
     #[pyo3(signature = (
         rom, num_envs, *, frame_skip = None, hold_frames = None, num_threads = None,
@@ -544,9 +574,14 @@ impl PyVecGameBoy {
             Arg::Missing => Some(crate::vec::default_action_table()),
             Arg::Given(t) => action_table_arg(&t)?,
         };
-        let initial_state = match given(initial_state) {
-            None => None,
-            Some(s) => Some(bytes_or_bytearray(&s, "initial_state")?),
+        // A `Snapshot` keeps its last drawn frame (the first observation
+        // shows it); state bytes hold no pixels.
+        let (initial_state, initial_snapshot) = match given(initial_state) {
+            None => (None, None),
+            Some(s) => match s.cast::<PySnapshot>() {
+                Ok(snap) => (None, Some(snap.get().snap.clone())),
+                Err(_) => (Some(bytes_or_bytearray(&s, "initial_state")?), None),
+            },
         };
         let boot_rom = match given(boot_rom) {
             None => None,
@@ -562,6 +597,7 @@ impl PyVecGameBoy {
             ram_addresses,
             action_table,
             initial_state,
+            initial_snapshot,
             boot_rom,
         };
         let built = py
@@ -626,12 +662,17 @@ impl PyVecGameBoy {
     /// last frame is drawn. Returns the observations (the engine's read-only
     /// `obs` view, or `obs` filled in); `ram=` receives the gathered RAM
     /// bytes. Runs with the interpreter lock released.
-    #[pyo3(signature = (actions, *, obs = None, ram = None))]
+    ///
+    /// `mask` (a bool array of shape (num_envs,)) steps only the envs whose
+    /// entry is True: the others are not run, keep their observation and RAM
+    /// rows, and their actions are ignored.
+    #[pyo3(signature = (actions, *, obs = None, ram = None, mask = None))]
     fn step<'py>(
         slf: &Bound<'py, Self>,
         actions: &Bound<'py, PyAny>,
         obs: Option<&Bound<'py, PyAny>>,
         ram: Option<&Bound<'py, PyAny>>,
+        mask: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let obs = obs.filter(|o| !o.is_none());
@@ -651,6 +692,10 @@ impl PyVecGameBoy {
             None => None,
             Some(r) => Some(out_array(r, "ram", &ram_shape)?),
         };
+        let active = match given(mask) {
+            None => None,
+            Some(m) => Some(mask_arg(&m, n)?),
+        };
         {
             let mut this = slf.try_borrow_mut()?;
             let state = this.state_mut()?;
@@ -665,7 +710,9 @@ impl PyVecGameBoy {
             };
             let engine = &mut state.engine;
             let acts = &state.actions;
-            let result = py.detach(|| no_panic(|| engine.step_into(acts, obs_slice, ram_slice)));
+            let active = active.as_deref();
+            let result =
+                py.detach(|| no_panic(|| engine.step_masked(acts, active, obs_slice, ram_slice)));
             check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))?;
         }
         match obs {
@@ -846,6 +893,41 @@ impl PyVecGameBoy {
         self.write(py, |e| e.reset_envs(&mask))
     }
 
+    /// Writes `values` into every env's memory from `address` on, through
+    /// the bus (as `GameBoy.memory[a] = v` does: no time passes). `values` is
+    /// a uint8 array of shape (num_envs,) (one byte per env) or
+    /// (num_envs, k) (k consecutive bytes per env); `mask` (bool, shape
+    /// (num_envs,)) writes only the envs whose entry is True. The gathered
+    /// `ram` rows of the written envs are refreshed.
+    #[pyo3(signature = (address, values, *, mask = None))]
+    fn set_memory(
+        &mut self,
+        py: Python<'_>,
+        address: &Bound<'_, PyAny>,
+        values: &Bound<'_, PyAny>,
+        mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.read(|e| e.num_envs())?;
+        let address = match int_arg(address, "address")? {
+            Some(a) if (0..=0xFFFF).contains(&a) => a as u16,
+            a => {
+                return Err(invalid_address(
+                    py,
+                    format!(
+                        "address {} is outside 0x0000..=0xFFFF",
+                        a.map_or_else(|| "(a huge int)".to_owned(), |a| a.to_string())
+                    ),
+                ))
+            }
+        };
+        let data = values_arg(values, n)?;
+        let mask = match given(mask) {
+            None => None,
+            Some(m) => Some(mask_arg(&m, n)?),
+        };
+        self.write(py, |e| e.set_memory(address, &data, mask.as_deref()))
+    }
+
     fn __repr__(&self) -> PyResult<String> {
         self.read(|e| {
             format!(
@@ -865,7 +947,7 @@ impl PyVecGameBoy {
 /// with `VecGameBoy.restore` into any env of an engine running the same ROM.
 #[pyclass(module = "emurust._core", name = "Snapshot", frozen)]
 pub struct PySnapshot {
-    snap: Snapshot,
+    pub(super) snap: Snapshot,
 }
 
 #[pymethods]

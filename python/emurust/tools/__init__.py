@@ -1,0 +1,1 @@
+"""Tooling for emurust: not part of the emulator's public API."""
