@@ -12,6 +12,11 @@ Quick start::
     print(gb.memory[0xC000], gb.registers["pc"])
     state = gb.save_state()
 
+RL environments (with Gymnasium installed)::
+
+    import gymnasium as gym
+    envs = gym.make_vec("emurust/Starcatch-v0", num_envs=8)  # the bundled game
+
 Every error is an :class:`EmuRustError`; see the exception classes below.
 """
 
@@ -35,6 +40,33 @@ from emurust._core import __version__ as __version__
 from emurust._gameboy import BUTTONS, ColourLike, GameBoy, PaletteLike, RomSource
 from emurust._paths import roms_dir
 
+_ENVS = ("GameBoyEnv", "GameBoyVectorEnv")
+
+
+def __getattr__(name: str) -> object:
+    # The RL environments need Gymnasium, an optional dependency: imported on first use.
+    if name in _ENVS:
+        try:
+            import emurust.envs as envs
+        except ImportError as e:
+            raise ImportError(
+                f"emurust.{name} needs Gymnasium: pip install 'emurust[gym]' ({e})"
+            ) from e
+        return getattr(envs, name)
+    raise AttributeError(f"module 'emurust' has no attribute {name!r}")
+
+
+def _register_games() -> None:
+    """With Gymnasium installed, ``import emurust`` registers the games' Gymnasium ids
+    (``emurust/Starcatch-v0`` ...), so ``gymnasium.make_vec`` finds them."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is not None:
+        import emurust.envs  # noqa: F401  (registers on import)
+
+
+_register_games()
+
 __all__ = [
     "BOOT_ROM_SIZE",
     "BUTTONS",
@@ -43,6 +75,8 @@ __all__ = [
     "EmuRustError",
     "EmuRustWarning",
     "GameBoy",
+    "GameBoyEnv",
+    "GameBoyVectorEnv",
     "InternalError",
     "InvalidAddressError",
     "InvalidArgumentError",

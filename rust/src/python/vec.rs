@@ -829,6 +829,19 @@ impl PyVecGameBoy {
         self.read(|e| e.bytes_per_env())
     }
 
+    /// Env `i`'s last drawn frame: a (144, 160) uint8 array of shades 0..3
+    /// (0 = lightest), a copy. (The observation may be downsampled or grey;
+    /// this is what `render()` and GIFs are made from.)
+    fn frame<'py>(
+        &self,
+        py: Python<'py>,
+        i: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<u8>>> {
+        let i = self.env_index(i)?;
+        let shades = self.read(|e| e.frame_shades(i).to_vec())?;
+        numpy::PyArray1::from_vec(py, shades).reshape([crate::screen::HEIGHT, crate::screen::WIDTH])
+    }
+
     /// Env `i`'s machine state as bytes (the format of `GameBoy.save_state`).
     fn save_state<'py>(
         &self,

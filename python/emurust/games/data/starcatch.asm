@@ -5,7 +5,7 @@
 ; point, a rock that lands in the basket costs one of three lives. Objects fall faster as more
 ; stars are caught. After the last life, START plays again.
 ;
-; Build (byte-identical to the committed starcatch.gb; tests/test_games.py checks it):
+; Build (byte-identical to the committed starcatch.gb; tests/test_starcatch.py checks it):
 ;   python -m emurust.tools.asm starcatch.asm -o starcatch.gb --sym starcatch.sym --fix
 ;
 ; How it is written, and why:

@@ -1,0 +1,36 @@
+"""RL environments on emurust: Gymnasium (:class:`GameBoyEnv`, :class:`GameBoyVectorEnv` with
+EnvPool-style ``send``/``recv``) and PufferLib (:mod:`emurust.envs.puffer`), built from the
+game specs of :mod:`emurust.games`. Needs Gymnasium (``pip install emurust[gym]``).
+
+Importing :mod:`emurust` registers every known game with Gymnasium as ``emurust/<name>-v0``
+(when Gymnasium is installed), so ``gymnasium.make_vec("emurust/Starcatch-v0", num_envs=8)``
+works after ``import emurust``.
+"""
+
+from __future__ import annotations
+
+from emurust.envs._batch import AUTORESET_MODES, EnvBatch
+from emurust.envs._engine import EmurustEngine, Engine, GameBoyDriver, make_engine
+from emurust.envs._gymnasium import GameBoyEnv, GameBoyVectorEnv, register_gymnasium
+
+__all__ = [
+    "AUTORESET_MODES",
+    "EmurustEngine",
+    "Engine",
+    "EnvBatch",
+    "GameBoyDriver",
+    "GameBoyEnv",
+    "GameBoyVectorEnv",
+    "make_engine",
+    "register_gymnasium",
+]
+
+
+def _register_all() -> None:
+    from emurust import games
+
+    for name in games.names():
+        register_gymnasium(games.get(name))
+
+
+_register_all()

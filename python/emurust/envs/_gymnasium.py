@@ -1,0 +1,462 @@
+"""Gymnasium environments: :class:`GameBoyEnv` (one game) and :class:`GameBoyVectorEnv` (a
+native vector env on :class:`emurust.VecGameBoy`, with EnvPool-style ``send``/``recv``)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, Union
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from emurust._core import InvalidArgumentError, Snapshot
+from emurust._gameboy import RomSource
+from emurust.envs._batch import EnvBatch
+from emurust.envs._engine import RGB, Bools, Engine, make_engine
+from emurust.games import GameSpec, get
+
+__all__ = ["GameBoyEnv", "GameBoyVectorEnv", "register_gymnasium"]
+
+Obs = Union[npt.NDArray[np.uint8], dict[str, npt.NDArray[np.uint8]]]
+InitialState = Union[bytes, Snapshot, str, "os.PathLike[str]", None]
+
+_OVERRIDES = ("frame_skip", "hold_frames", "obs", "frame_stack", "max_episode_steps")
+
+
+def _spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:
+    spec = get(game)
+    unknown = set(overrides) - set(_OVERRIDES)
+    if unknown:
+        raise TypeError(
+            f"unexpected keyword arguments {sorted(unknown)}; a spec setting can be changed "
+            f"with {', '.join(_OVERRIDES)}"
+        )
+    return spec.replace(**overrides) if overrides else spec
+
+
+def _spaces(spec: GameSpec, engine: Engine) -> tuple[spaces.Space[Any], spaces.Discrete]:
+    screen = spaces.Box(0, 3 if spec.obs == "shades" else 255, engine.observation_shape, np.uint8)
+    obs: spaces.Space[Any] = screen
+    if spec.obs_fields:
+        ram = spaces.Box(0, 255, (len(spec.obs_addresses),), np.uint8)
+        obs = spaces.Dict({"screen": screen, "ram": ram})
+    return obs, spaces.Discrete(len(spec.actions))
+
+
+def _rgb(shades: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    out: npt.NDArray[np.uint8] = RGB[shades & 3]
+    return out
+
+
+class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
+    """One game as a :class:`gymnasium.Env` (``emurust.GameBoyEnv("Starcatch")``).
+
+    ``game`` is a registered name (``emurust.games.names()``) or a
+    :class:`~emurust.games.GameSpec`. ``backend="pyboy"`` runs the same spec on PyBoy.
+    ``rom`` and ``initial_state`` (emurust state bytes, a path to them, or a
+    :class:`emurust.Snapshot`) replace the spec's; spec settings can be changed with
+    ``frame_skip``, ``hold_frames``, ``obs``, ``frame_stack``, ``max_episode_steps``.
+    Observations are copies (nothing returned is changed by a later step).
+    ``render_mode="rgb_array"`` makes :meth:`render` return the last frame in RGB. The spec
+    is ``env.game``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 60}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str | GameSpec = "Starcatch",
+        *,
+        backend: str = "emurust",
+        rom: RomSource | None = None,
+        initial_state: InitialState = None,
+        render_mode: str | None = None,
+        **overrides: Any,
+    ) -> None:
+        self.game = _spec_with(game, overrides)
+        if render_mode not in (None, "rgb_array"):
+            raise InvalidArgumentError(
+                f"render_mode must be None or 'rgb_array', not {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        engine = make_engine(
+            self.game,
+            1,
+            backend=backend,
+            rom=rom,
+            initial_state=initial_state,
+            num_threads=1,
+        )
+        self._batch = EnvBatch(self.game, engine, autoreset="disabled")
+        self.observation_space, self.action_space = _spaces(self.game, engine)
+        self.metadata = {**self.metadata, "render_fps": 60 / self.game.frame_skip}
+        self._ids = np.zeros(1, dtype=np.intp)
+
+    def _obs(self) -> Obs:
+        engine = self._batch.engine
+        screen: npt.NDArray[np.uint8] = engine.obs[0].copy()
+        if self.game.obs_fields:
+            return {"screen": screen, "ram": engine.ram[0].copy()}
+        return screen
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._batch.seed(seed, self._ids)
+        self._batch.reset(self._ids)
+        return self._obs(), {}
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        rewards, terminated, truncated, info = self._batch.step(np.asarray([action]), self._ids)
+        if info:
+            info = {"episode": {k: v[0] for k, v in info["episode"].items()}}
+        return self._obs(), float(rewards[0]), bool(terminated[0]), bool(truncated[0]), info
+
+    def render(self) -> npt.NDArray[np.uint8] | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='rgb_array' (set at construction)")
+            return None
+        return _rgb(self._batch.engine.frame(0))
+
+    def close(self) -> None:
+        self._batch.engine.close()
+        super().close()
+
+
+class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` copies of a game as a native :class:`gymnasium.vector.VectorEnv`, stepped
+    in parallel by :class:`emurust.VecGameBoy`'s Rust threads.
+
+    Autoreset is Gymnasium's ``NEXT_STEP`` (``autoreset_mode=AutoresetMode.DISABLED`` leaves
+    resets to ``reset(options={"reset_mask": mask})``). Infos carry each finished episode's
+    return, length and time the way :class:`gymnasium.wrappers.vector.RecordEpisodeStatistics`
+    adds them (``info["episode"]``, ``info["_episode"]``); ``episode_stats=False`` leaves them
+    out, for use under that wrapper.
+
+    Observations are fresh arrays (one copy out of the engine per call). The spec is
+    ``env.game``; the emulators are ``env.engine``.
+
+    Asynchronous stepping (EnvPool's API): :meth:`send` starts stepping some envs on the Rust
+    threads and returns at once; :meth:`recv` returns the first ``batch_size`` envs that have
+    finished, with their ids, so inference on one batch overlaps emulation of the next.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": ["rgb_array"],
+        "render_fps": 60,
+    }
+
+    def __init__(
+        self,
+        game: str | GameSpec = "Starcatch",
+        num_envs: int = 8,
+        *,
+        batch_size: int | None = None,
+        num_threads: int | None = None,
+        backend: str = "emurust",
+        rom: RomSource | None = None,
+        initial_state: InitialState = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        episode_stats: bool = True,
+        render_mode: str | None = None,
+        **overrides: Any,
+    ) -> None:
+        if (
+            not isinstance(num_envs, (int, np.integer))
+            or isinstance(num_envs, bool)
+            or num_envs < 1
+        ):
+            raise InvalidArgumentError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.game = _spec_with(game, overrides)
+        mode = AutoresetMode(autoreset_mode)
+        if mode == AutoresetMode.SAME_STEP:
+            raise InvalidArgumentError(
+                "GameBoyVectorEnv supports AutoresetMode.NEXT_STEP and DISABLED (SAME_STEP "
+                "would drop the final observation; the PufferLib env resets in the same step)"
+            )
+        if render_mode not in (None, "rgb_array"):
+            raise InvalidArgumentError(
+                f"render_mode must be None or 'rgb_array', not {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.num_envs = int(num_envs)
+        self.batch_size = self.num_envs if batch_size is None else int(batch_size)
+        if not 1 <= self.batch_size <= self.num_envs:
+            raise InvalidArgumentError(
+                f"batch_size must be between 1 and num_envs ({self.num_envs}), got {batch_size}"
+            )
+        engine = make_engine(
+            self.game,
+            self.num_envs,
+            backend=backend,
+            rom=rom,
+            initial_state=initial_state,
+            num_threads=num_threads,
+        )
+        self._batch = EnvBatch(
+            self.game, engine, "next_step" if mode == AutoresetMode.NEXT_STEP else "disabled"
+        )
+        self.metadata = {
+            **self.metadata,
+            "autoreset_mode": mode,
+            "render_fps": 60 / self.game.frame_skip,
+        }
+        self.single_observation_space, self.single_action_space = _spaces(self.game, engine)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, self.num_envs
+        )
+        self._episode_stats = episode_stats
+        self._async = _AsyncStepper(self)
+
+    # ---- synchronous API --------------------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        """The emulators (an ``EmurustEngine`` holds the :class:`emurust.VecGameBoy` as
+        ``.vec``)."""
+        return self._batch.engine
+
+    def _gather(self, ids: npt.NDArray[np.intp] | None = None) -> Obs:
+        """Copies of the observations of ``ids`` (all envs when None)."""
+        engine = self._batch.engine
+        screen = engine.obs.copy() if ids is None else engine.obs[ids]
+        if self.game.obs_fields:
+            ram = engine.ram.copy() if ids is None else engine.ram[ids]
+            return {"screen": screen, "ram": ram}
+        return screen
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Resets every env (or, with ``options={"reset_mask": mask}``, the envs of the mask)
+        and returns all observations. ``seed`` (an int) seeds env ``i`` with ``seed + i``; a
+        list gives each (reset) env its own."""
+        self._async.require_idle("reset")
+        batch = self._batch
+        ids = batch._all
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise InvalidArgumentError(
+                    f"reset_mask must be a bool array of shape ({self.num_envs},), got "
+                    f"{mask.dtype} {mask.shape}"
+                )
+            ids = np.flatnonzero(mask)
+        batch.seed(seed, ids)
+        batch.reset(ids)
+        return self._gather(), {}
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[Obs, npt.NDArray[np.float32], Bools, Bools, dict[str, Any]]:
+        self._async.require_idle("step")
+        rewards, terminated, truncated, info = self._batch.step(actions, self._batch._all)
+        if not self._episode_stats:
+            info = {}
+        return self._gather(), rewards, terminated, truncated, info
+
+    def render(self) -> npt.NDArray[np.uint8] | None:  # type: ignore[override]
+        """Every env's last frame, (num_envs, 144, 160, 3) RGB."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='rgb_array' (set at construction)")
+            return None
+        engine = self._batch.engine
+        return np.stack([_rgb(engine.frame(i)) for i in range(self.num_envs)])
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._async.stop()
+        self._batch.engine.close()
+
+    # ---- EnvPool-style asynchronous API ------------------------------------------------
+
+    def async_reset(self, seed: int | None = None) -> None:
+        """Resets every env; each then counts as finished, so :meth:`recv` returns them."""
+        self._async.require_idle("async_reset")
+        self._batch.seed(seed, self._batch._all)
+        self._batch.reset(self._batch._all)
+        self._async.publish_reset()
+
+    def send(self, actions: npt.ArrayLike, env_ids: npt.ArrayLike | None = None) -> None:
+        """Start stepping ``env_ids`` (default: all) with ``actions`` (one each) on the Rust
+        threads and return at once. Envs already in flight or with results not yet
+        received cannot be sent."""
+        self._async.send(actions, env_ids)
+
+    def recv(
+        self,
+    ) -> tuple[Obs, npt.NDArray[np.float32], Bools, Bools, dict[str, Any], npt.NDArray[np.intp]]:
+        """Wait for ``batch_size`` envs to finish and return their observations, rewards,
+        terminations, truncations, infos (with ``info["env_id"]``) and ids. Arrays are
+        fresh (the caller keeps them)."""
+        return self._async.recv()
+
+
+class _AsyncStepper:
+    """A worker thread that steps queued jobs (``send``) one after another, each on the Rust
+    threads with the GIL released, and a queue of finished envs that ``recv`` takes from."""
+
+    def __init__(self, env: GameBoyVectorEnv) -> None:
+        self.env = env
+        n = env.num_envs
+        self.cond = threading.Condition()
+        self.jobs: deque[tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]] = deque()
+        self.ready: deque[npt.NDArray[np.intp]] = deque()
+        self.n_ready = 0
+        self.busy = np.zeros(n, dtype=bool)  # in flight or finished, not yet received
+        self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        self.ep_r = np.zeros(n)
+        self.ep_l = np.zeros(n, dtype=np.int64)
+        self.ep_t = np.zeros(n)
+        self.ep_done = np.zeros(n, dtype=bool)
+        self.error: BaseException | None = None
+        self.thread: threading.Thread | None = None
+        self.stopping = False
+
+    def require_idle(self, what: str) -> None:
+        with self.cond:
+            if self.busy.any():
+                raise InvalidArgumentError(
+                    f"{what}() while envs sent with send() have not all been received with "
+                    f"recv(): {int(self.busy.sum())} envs are pending"
+                )
+
+    def publish_reset(self) -> None:
+        with self.cond:
+            self.rewards[:] = 0
+            self.terminated[:] = False
+            self.truncated[:] = False
+            self.ep_done[:] = False
+            self.busy[:] = True
+            self.ready.clear()
+            ids = self.env._batch._all
+            self.ready.append(ids)
+            self.n_ready = len(ids)
+
+    def send(self, actions: npt.ArrayLike, env_ids: npt.ArrayLike | None) -> None:
+        batch = self.env._batch
+        ids = batch.check_ids(env_ids)
+        acts = batch.check_actions(actions, len(ids))
+        with self.cond:
+            if self.error is not None:
+                raise RuntimeError(
+                    "the stepping thread failed; see the previous error"
+                ) from self.error
+            if self.busy[ids].any():
+                raise InvalidArgumentError(
+                    "send() of envs that are in flight or whose results were not received: "
+                    f"{ids[self.busy[ids]].tolist()} (recv() them first; after reset(), "
+                    "use async_reset() and recv())"
+                )
+            self.busy[ids] = True
+            self.jobs.append((acts, ids))
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._work, name="emurust-send", daemon=True)
+                self.thread.start()
+            self.cond.notify_all()
+
+    def _work(self) -> None:
+        batch = self.env._batch
+        while True:
+            with self.cond:
+                while not self.jobs and not self.stopping:
+                    self.cond.wait()
+                if self.stopping:
+                    return
+                acts, ids = self.jobs[0]
+            try:
+                rewards, terminated, truncated, info = batch.step(acts, ids)
+            except BaseException as e:  # handed to recv()
+                with self.cond:
+                    self.error = e
+                    self.jobs.clear()
+                    self.cond.notify_all()
+                return
+            with self.cond:
+                self.jobs.popleft()
+                self.rewards[ids] = rewards
+                self.terminated[ids] = terminated
+                self.truncated[ids] = truncated
+                done = terminated | truncated
+                self.ep_done[ids] = done
+                if info:
+                    self.ep_r[ids] = info["episode"]["r"]
+                    self.ep_l[ids] = info["episode"]["l"]
+                    self.ep_t[ids] = info["episode"]["t"]
+                self.ready.append(ids)
+                self.n_ready += len(ids)
+                self.cond.notify_all()
+
+    def recv(
+        self,
+    ) -> tuple[Obs, npt.NDArray[np.float32], Bools, Bools, dict[str, Any], npt.NDArray[np.intp]]:
+        env = self.env
+        k = env.batch_size
+        with self.cond:
+            if not self.busy.any():
+                raise InvalidArgumentError("recv() with nothing sent: call async_reset() or send()")
+            while self.n_ready < min(k, int(self.busy.sum())) and self.error is None:
+                self.cond.wait()
+            if self.error is not None:
+                raise RuntimeError("stepping the envs failed in the worker thread") from self.error
+            k = min(k, self.n_ready)
+            taken: list[npt.NDArray[np.intp]] = []
+            need = k
+            while need:
+                head = self.ready[0]
+                if len(head) <= need:
+                    taken.append(self.ready.popleft())
+                    need -= len(head)
+                else:
+                    taken.append(head[:need])
+                    self.ready[0] = head[need:]
+                    need = 0
+            ids = np.concatenate(taken)
+            self.n_ready -= k
+            obs = env._gather(ids)
+            rewards = self.rewards[ids]
+            terminated = self.terminated[ids]
+            truncated = self.truncated[ids]
+            done = self.ep_done[ids]
+            info: dict[str, Any] = {"env_id": ids}
+            if env._episode_stats and done.any():
+                info["episode"] = {
+                    "r": np.where(done, self.ep_r[ids], 0.0),
+                    "l": np.where(done, self.ep_l[ids], 0),
+                    "t": np.where(done, self.ep_t[ids], 0.0),
+                }
+                info["_episode"] = done
+            self.busy[ids] = False
+        return obs, rewards, terminated, truncated, info, ids
+
+    def stop(self) -> None:
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+
+
+def register_gymnasium(spec: GameSpec) -> None:
+    """Register ``spec`` as ``emurust/<name>-v0``: ``gymnasium.make`` builds a
+    :class:`GameBoyEnv`, ``gymnasium.make_vec`` a :class:`GameBoyVectorEnv` (its
+    ``vector_entry_point``, the default vectorization mode)."""
+    gymnasium.register(
+        id=spec.id,
+        entry_point=GameBoyEnv,
+        vector_entry_point=GameBoyVectorEnv,
+        kwargs={"game": spec.name},
+    )

@@ -1,0 +1,202 @@
+"""The PyBoy backend: the same spec, actions, observations and rewards on PyBoy 2.x.
+
+PyBoy runs at its fastest configuration (``window="null"``, ``sound_emulated=False``,
+``set_emulation_speed(0)``, DMG mode), one instance per env, stepped one after another in the
+calling thread. A step is what :class:`emurust.VecGameBoy` does: the action's buttons are held
+``hold_frames`` frames (until the next step when that is the whole step), released for the
+rest, and only the last frame is drawn. Observations come from PyBoy's screen, its default
+grey palette mapped back to shades and converted as emurust converts them.
+
+One difference remains that no backend can hide: PyBoy ends a frame when LY wraps from 153 to
+0, emurust at the start of VBlank (LY 144), ten lines earlier. RAM read after a step is the
+same; the picture is the same for games that change the screen only on every second VBlank
+(Starcatch, with an even ``frame_skip``), and one frame older on PyBoy for other games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from emurust._gameboy import RomSource
+from emurust.envs._engine import Bools, Bytes, FrameDriver, convert_shades, frame_shape, rom_bytes
+from emurust.games._spec import GameSpec
+
+__all__ = ["PYBOY_GREYS", "PyBoyDriver", "PyBoyEngine", "new_pyboy"]
+
+PYBOY_GREYS = (0xFF, 0x99, 0x55, 0x00)
+"""PyBoy's default DMG palette (red channel) for shades 0..3."""
+
+_SHADE_OF = np.zeros(256, dtype=np.uint8)
+for _shade, _grey in enumerate(PYBOY_GREYS):
+    _SHADE_OF[_grey] = _shade
+
+
+def import_pyboy() -> Any:
+    """The ``pyboy`` module, or ImportError saying how to install it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
+            return importlib.import_module("pyboy")
+    except ImportError as e:
+        raise ImportError(f"the PyBoy backend needs PyBoy 2.x (pip install pyboy): {e}") from None
+
+
+def new_pyboy(image: bytes) -> Any:
+    """PyBoy at its fastest, headless, in DMG mode."""
+    pyboy = import_pyboy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pb = pyboy.PyBoy(
+            io.BytesIO(image), window="null", sound_emulated=False, cgb=False, log_level="ERROR"
+        )
+    pb.set_emulation_speed(0)
+    if pb.cartridge_title == "2048" and "_board" not in pb.rom_symbols_inverse:
+        # PyBoy turns its 2048 game wrapper on by cartridge title and, without the game's
+        # symbol file, raises at every tick; placeholder symbols (it only reads them) keep
+        # it quiet.
+        for i, name in enumerate(("_board", "_score", "_winner", "_state")):
+            pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
+    return pb
+
+
+def shades_of(pb: Any) -> Bytes:
+    """PyBoy's last drawn frame as (144, 160) shades."""
+    shades: Bytes = _SHADE_OF[pb.screen.ndarray[:, :, 0]]
+    return shades
+
+
+def save_state(pb: Any) -> bytes:
+    buf = io.BytesIO()
+    pb.save_state(buf)
+    return buf.getvalue()
+
+
+class PyBoyDriver(FrameDriver):
+    """Drives one PyBoy for a spec's start function (every frame drawn)."""
+
+    def __init__(self, pb: Any) -> None:
+        self.pb = pb
+
+    def run(self, frames: int) -> None:
+        self.pb.tick(frames, True, False)
+
+    def hold(self, buttons: Sequence[str], frames: int) -> None:
+        for b in buttons:
+            self.pb.button_press(b.lower())
+        self.run(frames)
+        for b in buttons:
+            self.pb.button_release(b.lower())
+
+    def read(self, address: int) -> int:
+        return int(self.pb.memory[address])
+
+
+class PyBoyEngine:
+    """``num_envs`` PyBoy instances behind the :class:`~emurust.envs._engine.Engine` API."""
+
+    def __init__(self, spec: GameSpec, num_envs: int, *, rom: RomSource | None = None) -> None:
+        image = rom_bytes(spec, rom)
+        self.spec = spec
+        self.num_envs = num_envs
+        # Every instance runs the start function itself rather than loading the first one's
+        # state: PyBoy draws the window from renderer state that its save states do not
+        # hold (its window line counter), and an instance that loaded a state without that
+        # history draws the window one line off in the next frame.
+        self.pbs = [new_pyboy(image) for _ in range(num_envs)]
+        for pb in self.pbs:
+            if spec.start is not None:
+                spec.start(PyBoyDriver(pb))
+        self._initial = save_state(self.pbs[0])
+        self._initial_frame = shades_of(self.pbs[0])
+        frame = frame_shape(spec.obs)
+        stack = (spec.frame_stack,) if spec.frame_stack > 1 else ()
+        self.observation_shape = (*stack, *frame)
+        self._obs = np.zeros((num_envs, *self.observation_shape), np.uint8)
+        self._frames = np.zeros((num_envs, 144, 160), np.uint8)
+        self._addresses = spec.obs_addresses
+        self._ram = np.zeros((num_envs, len(self._addresses)), np.uint8)
+        self._held: list[tuple[str, ...]] = [() for _ in range(num_envs)]
+        self._buttons = [tuple(b.lower() for b in action) for action in spec.actions]
+        self.reset_envs(np.ones(num_envs, dtype=bool))
+
+    @property
+    def obs(self) -> Bytes:
+        return self._obs
+
+    @property
+    def ram(self) -> Bytes:
+        return self._ram
+
+    def _observe(self, i: int, shades: Bytes, *, fill: bool) -> None:
+        self._frames[i] = shades
+        frame = convert_shades(shades, self.spec.obs)
+        if self.spec.frame_stack == 1:
+            self._obs[i] = frame
+        elif fill:
+            self._obs[i] = frame[None]
+        else:
+            self._obs[i, :-1] = self._obs[i, 1:]
+            self._obs[i, -1] = frame
+        memory = self.pbs[i].memory
+        for j, a in enumerate(self._addresses):
+            self._ram[i, j] = memory[a]
+
+    def step(self, actions: Bytes, mask: Bools | None) -> None:
+        skip, hold = self.spec.frame_skip, self.spec.hold
+        for i, pb in enumerate(self.pbs):
+            if mask is not None and not mask[i]:
+                continue
+            for b in self._held[i]:
+                pb.button_release(b)
+            buttons = self._buttons[int(actions[i])] if hold > 0 else ()
+            for b in buttons:
+                pb.button_press(b)
+            if hold == skip:
+                pb.tick(skip, True, False)  # held until the next step
+                self._held[i] = buttons
+            else:
+                if hold:
+                    pb.tick(hold, False, False)
+                for b in buttons:
+                    pb.button_release(b)
+                pb.tick(skip - hold, True, False)  # only the last frame is drawn
+                self._held[i] = ()
+            self._observe(i, shades_of(pb), fill=False)
+
+    def reset_envs(self, mask: Bools) -> None:
+        for i in np.flatnonzero(mask):
+            pb = self.pbs[i]
+            for b in self._held[i]:
+                pb.button_release(b)
+            self._held[i] = ()
+            pb.load_state(io.BytesIO(self._initial))
+            self._observe(int(i), self._initial_frame, fill=True)
+
+    def set_memory(self, address: int, values: Bytes, mask: Bools) -> None:
+        for i in np.flatnonzero(mask):
+            memory = self.pbs[i].memory
+            for j, v in enumerate(values[i]):
+                memory[address + j] = int(v)
+            for j, a in enumerate(self._addresses):
+                self._ram[i, j] = memory[a]
+
+    def read(self, address: int, size: int) -> Bytes:
+        rows = [self.pbs[i].memory[address : address + size] for i in range(self.num_envs)]
+        out: npt.NDArray[np.uint8] = np.array(rows, dtype=np.uint8).reshape(self.num_envs, size)
+        return out
+
+    def frame(self, i: int) -> Bytes:
+        out: Bytes = self._frames[i].copy()
+        return out
+
+    def close(self) -> None:
+        for pb in self.pbs:
+            pb.stop(save=False)
+        self.pbs = []
