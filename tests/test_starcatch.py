@@ -208,6 +208,8 @@ def test_the_pyboy_backend_gives_the_same_episodes() -> None:
     theirs = GameBoyVectorEnv("Starcatch", 3, backend="pyboy")
     o1, _ = ours.reset(seed=11)
     o2, _ = theirs.reset(seed=11)
+    assert isinstance(o1, np.ndarray)
+    assert isinstance(o2, np.ndarray)
     assert np.array_equal(o1, o2)
     rng = np.random.default_rng(3)
     episodes = 0
@@ -215,7 +217,10 @@ def test_the_pyboy_backend_gives_the_same_episodes() -> None:
         actions = rng.integers(0, 3, 3)
         a = ours.step(actions)
         b = theirs.step(actions)
-        for name, x, y in zip(("obs", "rewards", "terminated", "truncated"), a, b):
+        for i, name in enumerate(("obs", "rewards", "terminated", "truncated")):
+            x, y = a[i], b[i]
+            assert isinstance(x, np.ndarray)
+            assert isinstance(y, np.ndarray)
             assert np.array_equal(x, y), f"{name} differ at step {step}"
         episodes += int(a[4].get("_episode", np.zeros(3, bool)).sum())
     assert episodes >= 10
