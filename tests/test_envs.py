@@ -381,18 +381,23 @@ def test_pufferlib_vector_make_runs_the_native_env() -> None:
 
 
 class FakeEngine:
-    """An Engine over plain RAM arrays, for specs whose ROM cannot ship."""
+    """An Engine over plain RAM arrays, for specs whose ROM cannot ship: a step applies the
+    writes queued in ``pending``."""
 
-    def __init__(self, num_envs: int) -> None:
+    def __init__(self, spec: GameSpec, num_envs: int) -> None:
         self.num_envs = num_envs
         self.observation_shape = (72, 80)
         self.mem = np.zeros((num_envs, 0x10000), np.uint8)
         self.start = self.mem.copy()
         self.pending: list[dict[int, int]] = [{} for _ in range(num_envs)]
         self.obs = np.zeros((num_envs, 72, 80), np.uint8)
-        self.ram = np.zeros((num_envs, 0), np.uint8)
+        self.addresses = np.array(spec.gathered_addresses, dtype=np.intp)
 
-    def step(self, actions: Array, mask: Array | None) -> None:
+    @property
+    def ram(self) -> Array:
+        return self.mem[:, self.addresses]
+
+    def step(self, actions: Array, mask: Array | None, obs_out: Array | None = None) -> None:
         for i in range(self.num_envs):
             if mask is None or mask[i]:
                 for a, v in self.pending[i].items():
@@ -416,7 +421,7 @@ class FakeEngine:
 
 
 def test_pokemon_rewards_on_synthetic_ram() -> None:
-    engine = FakeEngine(2)
+    engine = FakeEngine(POKEMON_RED, 2)
     party = 0xD163
     engine.start[:, party] = 1  # one Pokémon, level 5, in Pallet Town (map 0) at (3, 4)
     engine.start[:, 0xD18C] = 5
@@ -443,11 +448,10 @@ def test_pokemon_rewards_on_synthetic_ram() -> None:
     # Each episode explores afresh.
     batch.reset(ids)
     assert step({}, {}) == pytest.approx([0.1, 0.1])
-    components = emurust.games.pokemon.reward_components(
-        RamState({k: v[:1] for k, v in batch.prev.items()}),
-        RamState({k: v[:1] for k, v in batch.prev.items()}),
-    )
-    assert set(components) == {"events", "levels", "badges"}
+    state = RamState({k: v[:1] for k, v in batch.prev.items()})
+    assert state.level_1.tolist() == [5]
+    components = emurust.games.pokemon.reward_components(state, state)
+    assert components == {"events": [0.0], "levels": [0.0], "badges": [0.0]}
     assert POKEMON_RED.obs_addresses == (0xD35E, 0xD361, 0xD362, 0xD356, 0xD163, 0xD057)
 
 
@@ -466,7 +470,7 @@ def test_novelty_counts_each_key_once_per_episode() -> None:
         reward=lambda b, a: np.zeros(len(a.x)),
         novelty=Novelty(("x", "y"), 0.5),  # 64 keys, 2**20 slots: no collision here
     )
-    engine = FakeEngine(1)
+    engine = FakeEngine(spec, 1)
     batch = EnvBatch(spec, engine, autoreset="disabled")  # type: ignore[arg-type]
     batch.reset(np.arange(1))
     seen = 0.0

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._core import InvalidArgumentError
-from emurust.envs._engine import Bools, Engine
+from emurust.envs._engine import Bools, Bytes, Engine
 from emurust.games._spec import GameSpec, GameSpecError, RamState
 
 __all__ = ["AUTORESET_MODES", "EnvBatch", "Step"]
@@ -84,7 +84,8 @@ class EnvBatch:
         self.novelty = spec.novelty
         if self.novelty is not None:
             self._seen = np.zeros((n, 1 << (self.novelty.bits - 3)), dtype=np.uint8)
-        self.prev = self.read_fields(self._all)
+        self._columns = spec.field_columns
+        self._prev_raw = engine.ram.copy()  # the gathered bytes after each env's last step
         self._check_functions()
 
     # ---- fields, rewards and checks -------------------------------------------------
@@ -94,37 +95,35 @@ class EnvBatch:
         base = np.random.SeedSequence().generate_state(1, np.uint64)[0]
         return np.asarray(base + np.arange(n, dtype=np.uint64), dtype=np.uint64)
 
+    def _state(self, raw: Bytes) -> RamState:
+        return RamState(raw=raw, columns=self._columns)
+
+    @property
+    def prev(self) -> RamState:
+        """Every env's fields as its last step (or reset) left them."""
+        return self._state(self._prev_raw)
+
     def read_fields(self, ids: Ids) -> RamState:
-        """The spec's fields of the envs ``ids`` (decoded copies)."""
-        values = {}
-        for name, field in self.spec.fields.items():
-            raw = self.engine.read(field.address, field.size)[ids]
-            values[name] = field.decode(raw)
-        return RamState(values)
+        """The spec's fields of the envs ``ids`` now."""
+        return self._state(self.engine.ram[ids])
 
     def _check_functions(self) -> None:
         """Call the reward and termination functions once on the start state, so a spec
         that returns the wrong shape or dtype fails before anything is stepped."""
-        state = self.prev.take(self._all[:1])
+        state = self._state(self._prev_raw[:1])
         self._reward(state, state)
         self._terminated(state)
 
-    def _reward(self, before: RamState, after: RamState) -> npt.NDArray[np.float32]:
-        k = len(next(iter(after.values()))) if after else 0
+    def _reward(self, before: RamState, after: RamState, k: int = 1) -> npt.NDArray[np.float32]:
         out = np.asarray(self.spec.reward(before, after))
-        if (
-            out.shape != (k,)
-            or not (np.issubdtype(out.dtype, np.number) or out.dtype == np.bool_)
-            or np.issubdtype(out.dtype, np.complexfloating)
-        ):
+        if out.shape != (k,) or out.dtype.kind not in "biuf":  # bool, int, uint, float
             raise GameSpecError(
                 f"{self.spec.name}'s reward function must return one real number per env: "
                 f"shape ({k},), got shape {out.shape} and dtype {out.dtype}"
             )
         return out.astype(np.float32, copy=False)
 
-    def _terminated(self, after: RamState) -> Bools:
-        k = len(next(iter(after.values()))) if after else 0
+    def _terminated(self, after: RamState, k: int = 1) -> Bools:
         if self.spec.terminated is None:
             return np.zeros(k, dtype=bool)
         out = np.asarray(self.spec.terminated(after))
@@ -155,20 +154,20 @@ class EnvBatch:
         a = np.asarray(actions)
         if a.shape == () and k == 1:
             a = a.reshape(1)
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
                 a = a.astype(np.int64)
             else:
                 raise TypeError(f"actions must be integers (action indices), got dtype {a.dtype}")
         if a.shape != (k,):
             raise InvalidArgumentError(f"expected {k} actions (one per env), got shape {a.shape}")
-        bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
-        if bad.size:
+        if k and (a.min() < 0 or a.max() >= self.num_actions):
+            bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
             raise InvalidArgumentError(
                 f"action {a[bad[0]]} (position {bad[0]}) is outside the action space: "
                 f"{self.spec.name} has {self.num_actions} actions (0..{self.num_actions - 1})"
             )
-        return a.astype(np.int64, copy=False)
+        return a
 
     def check_ids(self, env_ids: npt.ArrayLike | None) -> Ids:
         if env_ids is None:
@@ -225,7 +224,7 @@ class EnvBatch:
             values[ids] = episode_seeds(self.seed_base[ids], self.episode_index[ids]) % span + 1
             self.engine.set_memory(field.address, field.encode(values), mask)
         self.episode_index[ids] += 1
-        self.prev.put(ids, self.read_fields(ids))
+        self._prev_raw[ids] = self.engine.ram[ids]
         self.episode_return[ids] = 0.0
         self.episode_length[ids] = 0
         self.episode_start[ids] = time.perf_counter()
@@ -234,42 +233,81 @@ class EnvBatch:
             self._seen[ids] = 0
 
     def step(
-        self, actions: npt.ArrayLike, ids: Ids
+        self, actions: npt.ArrayLike, ids: Ids, obs_out: Bytes | None = None
     ) -> tuple[npt.NDArray[np.float32], Bools, Bools, dict[str, Any]]:
         """Step the envs ``ids`` with ``actions`` (one each). Returns rewards, terminated,
         truncated and the episode statistics of the envs whose episode ended. Observations
-        are then in ``engine.obs[ids]``."""
+        are then in ``engine.obs[ids]``, and all of them in ``obs_out`` if given."""
         k = len(ids)
         acts = self.check_actions(actions, k)
-        resetting = self.needs_reset[ids] if self.autoreset == "next_step" else np.zeros(k, bool)
-        reset_ids, step_ids = ids[resetting], ids[~resetting]
+        everyone = ids is self._all  # the synchronous case: no index arrays on the way
+        resetting = None
+        if self.autoreset == "next_step":
+            pending = self.needs_reset if everyone else self.needs_reset[ids]
+            if pending.any():
+                resetting = pending.copy()
+                self.reset(ids[resetting])
+        if resetting is None and everyone:
+            return self._step_all(acts, obs_out)
         rewards = np.zeros(k, dtype=np.float32)
         terminated = np.zeros(k, dtype=bool)
         truncated = np.zeros(k, dtype=bool)
-        if reset_ids.size:
-            self.reset(reset_ids)
-        if step_ids.size:
-            mask = self._mask
-            mask[:] = False
-            mask[step_ids] = True
-            self._actions[step_ids] = acts[~resetting]
-            self.engine.step(self._actions, mask)
-            after = self.read_fields(step_ids)
-            before = self.prev.take(step_ids)
-            r = self._reward(before, after)
-            if self.novelty is not None:
-                r = r + self._novelty(step_ids, after)
-            term = self._terminated(after)
-            self.prev.put(step_ids, after)
-            self.episode_return[step_ids] += r
-            self.episode_length[step_ids] += 1
-            trunc = np.zeros(step_ids.size, dtype=bool)
-            if self.max_steps is not None:
-                trunc = self.episode_length[step_ids] >= self.max_steps
-            rewards[~resetting], terminated[~resetting], truncated[~resetting] = r, term, trunc
+        stepping = np.ones(k, dtype=bool) if resetting is None else ~resetting
+        step_ids = ids[stepping]
+        mask = self._mask
+        mask[:] = False
+        mask[step_ids] = True
+        self._actions[step_ids] = acts[stepping]
+        self.engine.step(self._actions, mask, obs_out)
+        before_raw = self._prev_raw[step_ids]
+        after_raw = self.engine.ram[step_ids]
+        self._prev_raw[step_ids] = after_raw
+        r, term, lengths = self._outcome(before_raw, after_raw, step_ids)
+        self.episode_return[step_ids] += r
+        self.episode_length[step_ids] = lengths
+        rewards[stepping], terminated[stepping] = r, term
+        if self.max_steps is not None:
+            truncated[stepping] = lengths >= self.max_steps
+        return self._finish(ids, rewards, terminated, truncated)
+
+    def _step_all(
+        self, acts: npt.NDArray[np.integer[Any]], obs_out: Bytes | None
+    ) -> tuple[npt.NDArray[np.float32], Bools, Bools, dict[str, Any]]:
+        """:meth:`step` of every env with none to reset: whole arrays, no index arrays."""
+        self._actions[:] = acts
+        self.engine.step(self._actions, None, obs_out)
+        before_raw, after_raw = self._prev_raw, self.engine.ram.copy()
+        self._prev_raw = after_raw
+        rewards, terminated, lengths = self._outcome(before_raw, after_raw, self._all)
+        self.episode_return += rewards
+        self.episode_length = lengths
+        if self.max_steps is None:
+            truncated = np.zeros(self.num_envs, dtype=bool)
+        else:
+            truncated = lengths >= self.max_steps
+        return self._finish(self._all, rewards, terminated, truncated)
+
+    def _outcome(
+        self, before_raw: Bytes, after_raw: Bytes, ids: Ids
+    ) -> tuple[npt.NDArray[np.float32], Bools, npt.NDArray[np.int64]]:
+        """Rewards, terminations and new episode lengths of the envs ``ids`` that stepped."""
+        after = self._state(after_raw)
+        k = len(ids)
+        r = self._reward(self._state(before_raw), after, k)
+        if self.novelty is not None:
+            r = r + self._novelty(ids, after)
+        term = self._terminated(after, k)
+        return r, term, self.episode_length[ids] + 1
+
+    def _finish(
+        self, ids: Ids, rewards: npt.NDArray[np.float32], terminated: Bools, truncated: Bools
+    ) -> tuple[npt.NDArray[np.float32], Bools, Bools, dict[str, Any]]:
+        """Episode statistics and autoreset bookkeeping of the envs that ended."""
         done = terminated | truncated
+        if not done.any():
+            return rewards, terminated, truncated, {}
         info = self._episode_info(ids, done)
-        if self.autoreset != "disabled" and done.any():
+        if self.autoreset != "disabled":
             ended = ids[done]
             if self.autoreset == "same_step":
                 self.reset(ended)
@@ -279,9 +317,7 @@ class EnvBatch:
 
     def _episode_info(self, ids: Ids, done: Bools) -> dict[str, Any]:
         """RecordEpisodeStatistics' infos for the envs that ended (``episode`` with ``r``,
-        ``l``, ``t`` and its ``_episode`` mask), or {} when none did."""
-        if not done.any():
-            return {}
+        ``l``, ``t`` and its ``_episode`` mask)."""
         now = time.perf_counter()
         r = np.where(done, self.episode_return[ids], 0.0)
         l_ = np.where(done, self.episode_length[ids], 0)

@@ -65,10 +65,12 @@ class Engine(Protocol):
 
     @property
     def ram(self) -> Bytes:
-        """(num_envs, len(spec.obs_addresses)): the RAM observation."""
+        """(num_envs, len(spec.gathered_addresses)): the bytes gathered after each step and
+        reset: the RAM observation, then the fields."""
 
-    def step(self, actions: Bytes, mask: Bools | None) -> None:
-        """Step the envs of ``mask`` (all when None); ``actions`` are action indices."""
+    def step(self, actions: Bytes, mask: Bools | None, obs_out: Bytes | None = None) -> None:
+        """Step the envs of ``mask`` (all when None); ``actions`` are action indices. With
+        ``obs_out``, every env's observation is also copied there."""
 
     def reset_envs(self, mask: Bools) -> None:
         """Put the envs of ``mask`` back in the start state (observation included)."""
@@ -154,7 +156,7 @@ class EmurustEngine:
             num_threads=num_threads,
             obs=spec.obs,
             frame_stack=spec.frame_stack,
-            ram_addresses=list(spec.obs_addresses),
+            ram_addresses=list(spec.gathered_addresses),
             initial_state=initial_state,
             action_table=list(spec.actions),
         )
@@ -179,8 +181,8 @@ class EmurustEngine:
     def num_threads(self) -> int:
         return self.vec.num_threads
 
-    def step(self, actions: Bytes, mask: Bools | None) -> None:
-        self.vec.step(actions, mask=mask)
+    def step(self, actions: Bytes, mask: Bools | None, obs_out: Bytes | None = None) -> None:
+        self.vec.step(actions, mask=mask, obs=obs_out)  # the copy is made by the threads
 
     def reset_envs(self, mask: Bools) -> None:
         self.vec.reset_envs(mask)

@@ -96,13 +96,13 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
         self._batch = EnvBatch(self.game, engine, autoreset="disabled")
         self.observation_space, self.action_space = _spaces(self.game, engine)
         self.metadata = {**self.metadata, "render_fps": 60 / self.game.frame_skip}
-        self._ids = np.zeros(1, dtype=np.intp)
+        self._ids = self._batch._all  # env 0: the batch's fast path for "every env"
 
     def _obs(self) -> Obs:
         engine = self._batch.engine
         screen: npt.NDArray[np.uint8] = engine.obs[0].copy()
         if self.game.obs_fields:
-            return {"screen": screen, "ram": engine.ram[0].copy()}
+            return {"screen": screen, "ram": engine.ram[0, : len(self.game.obs_addresses)].copy()}
         return screen
 
     def reset(
@@ -140,8 +140,10 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     adds them (``info["episode"]``, ``info["_episode"]``); ``episode_stats=False`` leaves them
     out, for use under that wrapper.
 
-    Observations are fresh arrays (one copy out of the engine per call). The spec is
-    ``env.game``; the emulators are ``env.engine``.
+    Observations of :meth:`step` and :meth:`reset` are fresh arrays (``copy=True``, as in
+    Gymnasium's vector envs); ``copy=False`` returns the engine's own read-only buffer
+    instead, zero-copy, rewritten in place by the next call. The spec is ``env.game``; the
+    emulators are ``env.engine``.
 
     Asynchronous stepping (EnvPool's API): :meth:`send` starts stepping some envs on the Rust
     threads and returns at once; :meth:`recv` returns the first ``batch_size`` envs that have
@@ -166,6 +168,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         initial_state: InitialState = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         episode_stats: bool = True,
+        copy: bool = True,
         render_mode: str | None = None,
         **overrides: Any,
     ) -> None:
@@ -217,6 +220,8 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self.single_action_space, self.num_envs
         )
         self._episode_stats = episode_stats
+        self._copy = copy
+        self._obs_shape = (self.num_envs, *engine.observation_shape)
         self._async = _AsyncStepper(self)
 
     # ---- synchronous API --------------------------------------------------------------
@@ -227,12 +232,21 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         ``.vec``)."""
         return self._batch.engine
 
-    def _gather(self, ids: npt.NDArray[np.intp] | None = None) -> Obs:
-        """Copies of the observations of ``ids`` (all envs when None)."""
+    def _gather(
+        self, ids: npt.NDArray[np.intp] | None = None, screen: npt.NDArray[np.uint8] | None = None
+    ) -> Obs:
+        """The observations of ``ids`` (copies), or of all envs when None (copies, unless
+        ``copy=False``; ``screen``: already copied there)."""
         engine = self._batch.engine
-        screen = engine.obs.copy() if ids is None else engine.obs[ids]
+        k = len(self.game.obs_addresses)
+        if ids is not None:  # send/recv: gathered rows, always fresh
+            screen, ram = engine.obs[ids], engine.ram[ids, :k]
+        elif self._copy:
+            screen = engine.obs.copy() if screen is None else screen
+            ram = engine.ram[:, :k].copy()
+        else:
+            screen, ram = engine.obs, engine.ram[:, :k]
         if self.game.obs_fields:
-            ram = engine.ram.copy() if ids is None else engine.ram[ids]
             return {"screen": screen, "ram": ram}
         return screen
 
@@ -261,10 +275,12 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self, actions: npt.ArrayLike
     ) -> tuple[Obs, npt.NDArray[np.float32], Bools, Bools, dict[str, Any]]:
         self._async.require_idle("step")
-        rewards, terminated, truncated, info = self._batch.step(actions, self._batch._all)
+        batch = self._batch
+        out = np.empty(self._obs_shape, np.uint8) if self._copy else None
+        rewards, terminated, truncated, info = batch.step(actions, batch._all, out)
         if not self._episode_stats:
             info = {}
-        return self._gather(), rewards, terminated, truncated, info
+        return self._gather(screen=out), rewards, terminated, truncated, info
 
     def render(self) -> npt.NDArray[np.uint8] | None:  # type: ignore[override]
         """Every env's last frame, (num_envs, 144, 160, 3) RGB."""

@@ -120,7 +120,7 @@ class PyBoyEngine:
         self.observation_shape = (*stack, *frame)
         self._obs = np.zeros((num_envs, *self.observation_shape), np.uint8)
         self._frames = np.zeros((num_envs, 144, 160), np.uint8)
-        self._addresses = spec.obs_addresses
+        self._addresses = spec.gathered_addresses
         self._ram = np.zeros((num_envs, len(self._addresses)), np.uint8)
         self._held: list[tuple[str, ...]] = [() for _ in range(num_envs)]
         self._buttons = [tuple(b.lower() for b in action) for action in spec.actions]
@@ -148,7 +148,7 @@ class PyBoyEngine:
         for j, a in enumerate(self._addresses):
             self._ram[i, j] = memory[a]
 
-    def step(self, actions: Bytes, mask: Bools | None) -> None:
+    def step(self, actions: Bytes, mask: Bools | None, obs_out: Bytes | None = None) -> None:
         skip, hold = self.spec.frame_skip, self.spec.hold
         for i, pb in enumerate(self.pbs):
             if mask is not None and not mask[i]:
@@ -169,6 +169,8 @@ class PyBoyEngine:
                 pb.tick(skip - hold, True, False)  # only the last frame is drawn
                 self._held[i] = ()
             self._observe(i, shades_of(pb), fill=False)
+        if obs_out is not None:
+            np.copyto(obs_out, self._obs)
 
     def reset_envs(self, mask: Bools) -> None:
         for i in np.flatnonzero(mask):

@@ -118,7 +118,7 @@ class GameBoyPufferEnv(_Base):  # type: ignore[misc]
         if self.game.obs_fields:
             n = self.num_agents
             self.observations[:, : self._screen_len] = engine.obs.reshape(n, -1)
-            self.observations[:, self._screen_len :] = engine.ram
+            self.observations[:, self._screen_len :] = engine.ram[:, : len(self.game.obs_addresses)]
         else:
             np.copyto(self.observations, engine.obs)
 

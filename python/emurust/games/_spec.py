@@ -47,6 +47,9 @@ OBS_MODES = ("gray", "gray_half", "rgb", "shades")
 WRAM = range(0xC000, 0xE000)
 HRAM = range(0xFF80, 0xFFFF)
 
+# A byte of binary-coded decimal as the number its two digits make.
+_BCD = np.array([(b >> 4) * 10 + (b & 0x0F) for b in range(256)], dtype=np.int64)
+
 Action = tuple[str, ...]
 """Buttons pressed together for one action (``()`` is the no-op)."""
 
@@ -98,10 +101,17 @@ class Field:
         if self.kind == "bytes":
             return raw
         data = raw if self.byteorder == "little" else raw[:, ::-1]
+        if self.kind == "uint" and self.size <= 2:  # the common cases, in fewer steps
+            value = data[:, 0].astype(np.int64)
+            if self.size == 2:
+                value |= data[:, 1].astype(np.int64) << 8
+            return value
         if self.kind == "uint":
             weights = np.left_shift(np.uint64(1), np.arange(self.size, dtype=np.uint64) * 8)
             return np.asarray((data.astype(np.uint64) * weights).sum(axis=1), dtype=np.int64)
-        digits = (data >> 4).astype(np.int64) * 10 + (data & 0x0F)
+        digits = _BCD[data]  # each byte's two digits as a number 0..99
+        if self.size <= 2:
+            return digits[:, 0] + 100 * digits[:, 1] if self.size == 2 else digits[:, 0]
         return np.asarray((digits * 100 ** np.arange(self.size)).sum(axis=1), dtype=np.int64)
 
     def encode(self, values: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8]:
@@ -117,41 +127,50 @@ class Field:
 class RamState(Mapping[str, npt.NDArray[Any]]):
     """The decoded fields of a batch of envs: ``state.score`` (or ``state["score"]``) is an
     array with one entry (a row for ``"bytes"`` fields) per env. What reward and termination
-    functions receive."""
+    functions receive.
 
-    __slots__ = ("_values",)
+    Built from decoded ``values`` (a mapping of name to array), or, as the environments do,
+    from the raw gathered bytes of a batch (``raw``, one row per env) and the ``columns``
+    where each field's bytes start: a field is then decoded on first use.
+    """
 
-    def __init__(self, values: Mapping[str, npt.NDArray[Any]]) -> None:
-        self._values = dict(values)
+    __slots__ = ("_columns", "_raw", "_values")
+
+    def __init__(
+        self,
+        values: Mapping[str, npt.NDArray[Any]] | None = None,
+        *,
+        raw: npt.NDArray[np.uint8] | None = None,
+        columns: Mapping[str, tuple[int, Field]] | None = None,
+    ) -> None:
+        self._values = dict(values or {})
+        self._raw = raw
+        self._columns = columns or {}
 
     def __getitem__(self, name: str) -> npt.NDArray[Any]:
-        return self._values[name]
+        value = self._values.get(name)
+        if value is None:
+            start, field = self._columns[name]  # KeyError for an unknown name
+            assert self._raw is not None
+            value = self._values[name] = field.decode(self._raw[:, start : start + field.size])
+        return value
 
     def __getattr__(self, name: str) -> npt.NDArray[Any]:
         try:
-            return self._values[name]
+            return self[name]
         except KeyError:
             raise AttributeError(
-                f"no field {name!r}; the spec's fields are {sorted(self._values)}"
+                f"no field {name!r}; the spec's fields are {sorted(self)}"
             ) from None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
+        return iter(self._columns or self._values)
 
     def __len__(self) -> int:
-        return len(self._values)
+        return len(self._columns or self._values)
 
     def __repr__(self) -> str:
-        return f"RamState({', '.join(sorted(self._values))})"
-
-    def take(self, rows: npt.NDArray[np.intp]) -> RamState:
-        """The same fields for the envs at ``rows`` (copies)."""
-        return RamState({k: v[rows] for k, v in self._values.items()})
-
-    def put(self, rows: npt.NDArray[np.intp], other: RamState) -> None:
-        """Overwrite the envs at ``rows`` with ``other``'s values (same fields)."""
-        for k, v in self._values.items():
-            v[rows] = other[k]
+        return f"RamState({', '.join(sorted(self))})"
 
 
 RewardFn = Callable[[RamState, RamState], npt.ArrayLike]
@@ -319,6 +338,24 @@ class GameSpec:
                 self.fields[name].address, self.fields[name].address + self.fields[name].size
             )
         )
+
+    @property
+    def gathered_addresses(self) -> tuple[int, ...]:
+        """The bytes an engine gathers after every step: ``obs_addresses``, then each
+        field's bytes in the order of ``fields`` (see :attr:`field_columns`)."""
+        spans = self.fields.values()
+        return self.obs_addresses + tuple(
+            a for f in spans for a in range(f.address, f.address + f.size)
+        )
+
+    @property
+    def field_columns(self) -> dict[str, tuple[int, Field]]:
+        """Where each field's bytes start in :attr:`gathered_addresses`, and the field."""
+        columns, at = {}, len(self.obs_addresses)
+        for name, f in self.fields.items():
+            columns[name] = (at, f)
+            at += f.size
+        return columns
 
     def rom_source(self) -> RomLike:
         """The ROM (resolving a finder function)."""
