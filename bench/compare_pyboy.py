@@ -35,11 +35,16 @@ from typing import Any, Callable
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 
-# (label, path under the ROM folder)
+# (label, path under the ROM folder; an absolute path for the game emurust ships, which
+# is always there)
 ROMS = (
     ("cpu_instrs", "blargg/cpu_instrs/cpu_instrs.gb"),
     ("Tobu Tobu Girl", "homebrew/tobutobugirl/tobu.gb"),
     ("2048", "homebrew/2048/2048.gb"),
+    (
+        "Starcatch",
+        str(Path(__file__).resolve().parents[1] / "python/emurust/games/data/starcatch.gb"),
+    ),
 )
 RSS_INSTANCES = 16
 RL_FRAME_SKIP = 24  # RL step: frames per step ...

@@ -112,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=125, help="RL steps of 24 frames (125)")
     p.add_argument("--label", default="", help="name for this build in the output file")
     p.add_argument("--roms", type=Path, default=None, help="ROM folder (emurust.roms_dir())")
+    p.add_argument("--rom", action="append", help="ROM label (repeatable; default: all)")
     p.add_argument("--out", type=Path, default=RESULTS, help="output folder (bench/results)")
     p.add_argument("--child", nargs=2, metavar=("WORKLOAD", "ROM"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -126,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     roms_dir = args.roms or Path(emurust.roms_dir())
     frames_of = {"headless": args.frames, "rl": args.steps * RL_FRAME_SKIP}
     results: list[dict[str, Any]] = []
-    for label, path in available_roms(roms_dir):
+    for label, path in available_roms(roms_dir, args.rom or ()):
         base = count("baseline", path, args.frames, args.steps)
         row: dict[str, Any] = {"rom": label, "baseline": base}
         for workload in WORKLOADS:

@@ -96,7 +96,7 @@ class Contenders:
         self.engine_clock = [0.0]
         for name in ("step", "reset_envs", "set_memory"):
             setattr(engine, name, Timed(getattr(engine, name), self.engine_clock))
-        self.half = GameBoyVectorEnv(spec, n, num_threads=args.threads, batch_size=n // 2)
+        self.half = GameBoyVectorEnv(spec, n, num_threads=args.threads, batch_size=max(1, n // 2))
         self.pyboy: Any = None
         if not args.no_pyboy:
             import gymnasium

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # The main job: set up (first run: .venv + release build of the extension), then
-#   1. the conformance suites on emurust and PyBoy side by side (python -m emurust.conformance),
-#   2. the speed / memory / save-state comparison with PyBoy on one core (bench/compare_pyboy.py),
+#   1. the RL environments on the bundled game, Starcatch: env steps/s of GameBoyVectorEnv
+#      against VecGameBoy alone, send/recv with inference, and the same spec on PyBoy behind
+#      gymnasium AsyncVectorEnv (bench/envs.py);
+#   2. the speed / memory / save-state comparison with PyBoy on one core (bench/compare_pyboy.py);
 #   3. batch throughput vs cores, memory per env and save/restore cost: emurust.VecGameBoy vs
-#      PyBoy behind gymnasium AsyncVectorEnv and PufferLib (bench/batch.py; ~100 s on 2 cores).
+#      PyBoy behind gymnasium AsyncVectorEnv and PufferLib (bench/batch.py);
+#   4. the conformance suites on emurust and PyBoy side by side (python -m emurust.conformance).
+# Steps 2-3 run on Starcatch always and on the test ROMs (Blargg, Tobu Tobu Girl, 2048) when the
+# test-ROM folder is found (EMURUST_ROMS, default ../shared/roms); step 4 needs that folder and
+# says so when it is missing. So on a fresh clone with nothing beside it, this works too.
 # Needs only python3 and cargo (PyPI and crates.io reachable on the first run).
-# Results: bench/results/conformance.json, bench/results/compare_pyboy.{json,png},
-# bench/results/batch.{json,png}. `cargo bench` (criterion) is separate: see bench/README.md.
+# Results: bench/results/{envs,compare_pyboy,batch}.{json,png}, bench/results/conformance.json.
+# `cargo bench` (criterion) is separate: see bench/README.md.
 # Extra arguments go to the conformance runner (e.g. --strict, --no-pyboy, --suite mooneye).
 set -euo pipefail
 
@@ -17,8 +23,8 @@ EMURUST_EXTRAS="${EMURUST_EXTRAS:-test,bench}" bash scripts/setup_env.sh
 # shellcheck disable=SC1091
 source "${EMURUST_VENV:-$ROOT/.venv}/bin/activate"
 
-printf '\n==== conformance suites (emurust vs PyBoy)\n'
-python -m emurust.conformance --json bench/results/conformance.json "$@"
+printf '\n==== RL environments on the bundled game (Starcatch)\n'
+python bench/envs.py
 
 printf '\n==== speed vs PyBoy (one core)\n'
 python bench/compare_pyboy.py
@@ -28,3 +34,6 @@ printf '\n==== batch throughput, memory and states vs PyBoy (all allowed cores)\
 # installs it without them. If that fails, batch.py reports PufferLib as skipped, with the reason.
 bash bench/install_pufferlib.sh >/dev/null 2>&1 || echo "note: PufferLib could not be installed"
 python bench/batch.py
+
+printf '\n==== conformance suites (emurust vs PyBoy)\n'
+python -m emurust.conformance --json bench/results/conformance.json "$@"

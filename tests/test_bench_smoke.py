@@ -102,6 +102,8 @@ def test_count_instructions_repeats_exactly(shared_roms: Path, tmp_path: Path) -
             "2",
             "--label",
             label,
+            "--rom",
+            "2048",
             "--out",
             str(tmp_path),
         )
@@ -116,3 +118,33 @@ def test_count_instructions_repeats_exactly(shared_roms: Path, tmp_path: Path) -
     (second,) = runs[1]["results"]
     for key in ("baseline", "headless", "rl"):
         assert abs(first[key] - second[key]) < 10_000, (key, first[key], second[key])
+
+
+def test_envs_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
+    """bench/envs.py needs nothing beside the clone (the bundled game)."""
+    if importlib.util.find_spec("pyboy") is None:
+        pytest.skip("PyBoy is needed (pip install -e .[bench])")
+    proc = _script(
+        "envs.py",
+        "--num-envs",
+        "4",
+        "--threads",
+        "1",
+        "--seconds",
+        "0.1",
+        "--repeat",
+        "1",
+        "--pyboy-workers",
+        "1",
+        "--out",
+        str(tmp_path),
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((tmp_path / "envs.json").read_text())
+    assert data["game"] == "Starcatch"
+    rates = data["median_steps_per_s"]
+    assert set(rates) == {"rl", "vec", "sync_inference", "async_inference", "pyboy_async"}
+    assert all(v > 0 for v in rates.values())
+    assert rates["vec"] >= rates["rl"], "time in VecGameBoy is part of the env's time"
+    assert "RL layer cost" in proc.stdout
