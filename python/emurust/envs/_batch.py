@@ -86,6 +86,9 @@ class EnvBatch:
             self._seen = np.zeros((n, 1 << (self.novelty.bits - 3)), dtype=np.uint8)
         self._columns = spec.field_columns
         self._prev_raw = engine.ram.copy()  # the gathered bytes after each env's last step
+        # The decoded state of _prev_raw as the last whole-batch step left it (its fields
+        # decoded then are reused as the next step's "before"); None once rows changed.
+        self._prev_state: RamState | None = None
         self._check_functions()
 
     # ---- fields, rewards and checks -------------------------------------------------
@@ -161,7 +164,8 @@ class EnvBatch:
                 raise TypeError(f"actions must be integers (action indices), got dtype {a.dtype}")
         if a.shape != (k,):
             raise InvalidArgumentError(f"expected {k} actions (one per env), got shape {a.shape}")
-        if k and (a.min() < 0 or a.max() >= self.num_actions):
+        # One comparison: negative values become huge as unsigned.
+        if k and (a.astype(np.uint64, copy=False) >= self.num_actions).any():
             bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
             raise InvalidArgumentError(
                 f"action {a[bad[0]]} (position {bad[0]}) is outside the action space: "
@@ -225,6 +229,7 @@ class EnvBatch:
             self.engine.set_memory(field.address, field.encode(values), mask)
         self.episode_index[ids] += 1
         self._prev_raw[ids] = self.engine.ram[ids]
+        self._prev_state = None
         self.episode_return[ids] = 0.0
         self.episode_length[ids] = 0
         self.episode_start[ids] = time.perf_counter()
@@ -259,10 +264,11 @@ class EnvBatch:
         mask[step_ids] = True
         self._actions[step_ids] = acts[stepping]
         self.engine.step(self._actions, mask, obs_out)
-        before_raw = self._prev_raw[step_ids]
+        before = self._state(self._prev_raw[step_ids])
         after_raw = self.engine.ram[step_ids]
         self._prev_raw[step_ids] = after_raw
-        r, term, lengths = self._outcome(before_raw, after_raw, step_ids)
+        self._prev_state = None
+        r, term, lengths = self._outcome(before, self._state(after_raw), step_ids)
         self.episode_return[step_ids] += r
         self.episode_length[step_ids] = lengths
         rewards[stepping], terminated[stepping] = r, term
@@ -276,9 +282,10 @@ class EnvBatch:
         """:meth:`step` of every env with none to reset: whole arrays, no index arrays."""
         self._actions[:] = acts
         self.engine.step(self._actions, None, obs_out)
-        before_raw, after_raw = self._prev_raw, self.engine.ram.copy()
-        self._prev_raw = after_raw
-        rewards, terminated, lengths = self._outcome(before_raw, after_raw, self._all)
+        before = self._prev_state or self._state(self._prev_raw)
+        self._prev_raw = self.engine.ram.copy()
+        after = self._prev_state = self._state(self._prev_raw)
+        rewards, terminated, lengths = self._outcome(before, after, self._all)
         self.episode_return += rewards
         self.episode_length = lengths
         if self.max_steps is None:
@@ -288,12 +295,11 @@ class EnvBatch:
         return self._finish(self._all, rewards, terminated, truncated)
 
     def _outcome(
-        self, before_raw: Bytes, after_raw: Bytes, ids: Ids
+        self, before: RamState, after: RamState, ids: Ids
     ) -> tuple[npt.NDArray[np.float32], Bools, npt.NDArray[np.int64]]:
         """Rewards, terminations and new episode lengths of the envs ``ids`` that stepped."""
-        after = self._state(after_raw)
         k = len(ids)
-        r = self._reward(self._state(before_raw), after, k)
+        r = self._reward(before, after, k)
         if self.novelty is not None:
             r = r + self._novelty(ids, after)
         term = self._terminated(after, k)
