@@ -160,7 +160,9 @@ def test_disabled_autoreset_resets_only_the_masked_envs() -> None:
 
 def test_registered_ids_make_and_make_vec() -> None:
     assert "emurust/Starcatch-v0" in gym.registry
-    envs = gym.make_vec("emurust/Starcatch-v0", num_envs=2, num_threads=1)
+    envs = gym.make_vec(
+        "emurust/Starcatch-v0", num_envs=2, vectorization_mode="vector_entry_point", num_threads=1
+    )
     assert isinstance(envs, GameBoyVectorEnv)
     assert envs.num_envs == 2
     obs, _ = envs.reset(seed=0)
