@@ -16,6 +16,7 @@ symbol files are published for these builds):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,9 +39,8 @@ def shared_rom(rel: str, name: str) -> Path:
     return path
 
 
-def _press_until(gb: Driver, done: object, what: str, *, tries: int = 120) -> None:
+def _press_until(gb: Driver, done: Callable[[], bool], what: str, *, tries: int = 120) -> None:
     """Press START for 2 frames and wait 10, until ``done()``."""
-    assert callable(done)
     for _ in range(tries):
         if done():
             return
@@ -101,7 +101,11 @@ def _start_tobu(gb: Driver) -> None:
     # first level; the level fades in and the girl warps in (190 frames) before control.
     gb.run_until(lambda: gb.read(_TOBU_GAMESTATE) == 1, 1500, "Tobu Tobu Girl's intro")
     for state in (2, 3, _IN_LEVEL):
-        _press_until(gb, lambda s=state: gb.read(_TOBU_GAMESTATE) == s, f"game state {state}")
+
+        def reached(s: int = state) -> bool:
+            return gb.read(_TOBU_GAMESTATE) == s
+
+        _press_until(gb, reached, f"game state {state}")
     gb.run(190)
 
 

@@ -503,12 +503,7 @@ StartGame:
     ld [wTicks + 1], a
     ld [wCaught], a
     ld [wHitTimer], a
-    ld hl, wObjects
-    ld b, NUM_OBJECTS * OBJ_SIZE
-.clear:
-    ld [hl+], a
-    dec b
-    jr nz, .clear
+    call ClearObjects
     ld a, START_LIVES
     ld [wLives], a
     ld a, START_SPEED
@@ -688,16 +683,22 @@ GameOver:
     ld [wGameOver], a
     xor a
     ld [wHitTimer], a
+    call ClearObjects
+    ld de, BG_MAP + OVER_ROW * 32 + 5
+    ld hl, GameOverText
+    ld b, GameOverText.end - GameOverText
+    jp QueueText
+
+; Empties every object slot.
+ClearObjects:
+    xor a
     ld hl, wObjects
     ld b, NUM_OBJECTS * OBJ_SIZE
 .clear:
     ld [hl+], a
     dec b
     jr nz, .clear
-    ld de, BG_MAP + OVER_ROW * 32 + 5
-    ld hl, GameOverText
-    ld b, GameOverText.end - GameOverText
-    jp QueueText
+    ret
 
 ; A new object in a free slot when the spawn timer runs out: a random lane, a rock in
 ; ROCK_CHANCE of 16, and a gap before the next one that keeps objects at least 20 pixels
