@@ -106,10 +106,6 @@ class EnvBatch:
         """Every env's fields as its last step (or reset) left them."""
         return self._state(self._prev_raw)
 
-    def read_fields(self, ids: Ids) -> RamState:
-        """The spec's fields of the envs ``ids`` now."""
-        return self._state(self.engine.ram[ids])
-
     def _check_functions(self) -> None:
         """Call the reward and termination functions once on the start state, so a spec
         that returns the wrong shape or dtype fails before anything is stepped."""

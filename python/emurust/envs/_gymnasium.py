@@ -18,7 +18,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch
-from emurust.envs._engine import RGB, Bools, Engine, make_engine
+from emurust.envs._engine import Bools, Engine, convert_shades, make_engine
 from emurust.games import GameSpec, get
 
 __all__ = ["GameBoyEnv", "GameBoyVectorEnv", "register_gymnasium"]
@@ -47,11 +47,6 @@ def _spaces(spec: GameSpec, engine: Engine) -> tuple[spaces.Space[Any], spaces.D
         ram = spaces.Box(0, 255, (len(spec.obs_addresses),), np.uint8)
         obs = spaces.Dict({"screen": screen, "ram": ram})
     return obs, spaces.Discrete(len(spec.actions))
-
-
-def _rgb(shades: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    out: npt.NDArray[np.uint8] = RGB[shades & 3]
-    return out
 
 
 class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
@@ -123,7 +118,7 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode='rgb_array' (set at construction)")
             return None
-        return _rgb(self._batch.engine.frame(0))
+        return convert_shades(self._batch.engine.frame(0), "rgb")
 
     def close(self) -> None:
         self._batch.engine.close()
@@ -288,7 +283,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             gymnasium.logger.warn("render() needs render_mode='rgb_array' (set at construction)")
             return None
         engine = self._batch.engine
-        return np.stack([_rgb(engine.frame(i)) for i in range(self.num_envs)])
+        return np.stack([convert_shades(engine.frame(i), "rgb") for i in range(self.num_envs)])
 
     def close_extras(self, **kwargs: Any) -> None:
         self._async.stop()
