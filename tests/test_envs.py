@@ -245,6 +245,7 @@ def _bad_spec(**changes: Any) -> GameSpec:
         ({"reward": lambda b, a: a.score - b.score + 0j}, "one real number per env"),
         ({"terminated": lambda a: a.game_over}, r"bool array .* dtype int64"),
         ({"terminated": lambda a: np.array(True)}, r"shape \(1,\), got shape \(\)"),
+        ({"truncated": lambda a: a.ticks}, r"truncated function must return a bool array"),
     ],
 )
 def test_a_spec_function_of_the_wrong_shape_or_dtype_is_refused_up_front(
@@ -520,3 +521,31 @@ def test_tobu_and_2048_specs_on_their_roms(shared_roms: Path) -> None:
         steps += 1
     assert term.all()
     assert 32 * 60 / 4 - 40 < steps < 32 * 60 / 4 + 40
+
+
+def test_a_spec_can_truncate_by_ram_and_start_from_a_state(tmp_path: Path) -> None:
+    # Truncated when the game's tick counter passes 30 (2 ticks a step: after 15 steps).
+    spec = STARCATCH.replace(truncated=lambda a: a.ticks >= 30, max_episode_steps=None)
+    env = GameBoyVectorEnv(spec, 2, num_threads=1)
+    env.reset(seed=0)
+    ends = []
+    for t in range(40):
+        _, _, term, trunc, _ = env.step(np.zeros(2, np.int64))
+        assert not term.any()
+        if trunc.any():
+            ends.append(t)
+    assert ends == [14, 30]  # (a step to reset in between, then 15 more)
+    # A start state given as a save state (a path): a game 50 steps in.
+    gb = emurust.GameBoy(emurust.games.starcatch.ROM_PATH)
+    emurust.games.starcatch._start(emurust.envs.GameBoyDriver(gb))
+    gb.tick(200)
+    (tmp_path / "start.state").write_bytes(gb.save_state())
+    ticks = STARCATCH.fields["ticks"].address
+    from_state = STARCATCH.replace(start=None, initial_state=tmp_path / "start.state")
+    env = GameBoyVectorEnv(from_state, 1, num_threads=1)
+    env.reset(seed=0)
+    assert env.engine.read(ticks, 1)[0, 0] == gb.memory[ticks] > 90
+    with pytest.raises(GameSpecError, match="not both"):
+        STARCATCH.replace(initial_state=b"state")
+    with pytest.raises(GameSpecError, match="emurust save state"):
+        GameBoyVectorEnv(from_state, 1, backend="pyboy")

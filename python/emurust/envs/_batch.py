@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from emurust._core import InvalidArgumentError
 from emurust.envs._engine import Bools, Bytes, Engine
-from emurust.games._spec import GameSpec, GameSpecError, RamState
+from emurust.games._spec import GameSpec, GameSpecError, RamState, TerminatedFn
 
 __all__ = ["AUTORESET_MODES", "EnvBatch", "Step"]
 
@@ -111,7 +111,8 @@ class EnvBatch:
         that returns the wrong shape or dtype fails before anything is stepped."""
         state = self._state(self._prev_raw[:1])
         self._reward(state, state)
-        self._terminated(state)
+        self._flags(self.spec.terminated, "terminated", state)
+        self._flags(self.spec.truncated, "truncated", state)
 
     def _reward(self, before: RamState, after: RamState, k: int = 1) -> npt.NDArray[np.float32]:
         out = np.asarray(self.spec.reward(before, after))
@@ -122,13 +123,14 @@ class EnvBatch:
             )
         return out.astype(np.float32, copy=False)
 
-    def _terminated(self, after: RamState, k: int = 1) -> Bools:
-        if self.spec.terminated is None:
+    def _flags(self, fn: TerminatedFn | None, what: str, after: RamState, k: int = 1) -> Bools:
+        """``fn(after)`` (the spec's terminated or truncated), checked: bool, shape (k,)."""
+        if fn is None:
             return np.zeros(k, dtype=bool)
-        out = np.asarray(self.spec.terminated(after))
+        out = np.asarray(fn(after))
         if out.shape != (k,) or out.dtype != np.bool_:
             raise GameSpecError(
-                f"{self.spec.name}'s terminated function must return a bool array of shape "
+                f"{self.spec.name}'s {what} function must return a bool array of shape "
                 f"({k},), got shape {out.shape} and dtype {out.dtype} (compare, e.g. `== 1`)"
             )
         return out
@@ -264,12 +266,12 @@ class EnvBatch:
         after_raw = self.engine.ram[step_ids]
         self._prev_raw[step_ids] = after_raw
         self._prev_state = None
-        r, term, lengths = self._outcome(before, self._state(after_raw), step_ids)
+        after = self._state(after_raw)
+        r, term, lengths = self._outcome(before, after, step_ids)
         self.episode_return[step_ids] += r
         self.episode_length[step_ids] = lengths
         rewards[stepping], terminated[stepping] = r, term
-        if self.max_steps is not None:
-            truncated[stepping] = lengths >= self.max_steps
+        truncated[stepping] = self._truncated(after, lengths)
         return self._finish(ids, rewards, terminated, truncated)
 
     def _step_all(
@@ -284,11 +286,16 @@ class EnvBatch:
         rewards, terminated, lengths = self._outcome(before, after, self._all)
         self.episode_return += rewards
         self.episode_length = lengths
-        if self.max_steps is None:
-            truncated = np.zeros(self.num_envs, dtype=bool)
-        else:
-            truncated = lengths >= self.max_steps
+        truncated = self._truncated(after, lengths)
         return self._finish(self._all, rewards, terminated, truncated)
+
+    def _truncated(self, after: RamState, lengths: npt.NDArray[np.int64]) -> Bools:
+        """The step limit, and the spec's truncated function if it has one."""
+        k = len(lengths)
+        out = self._flags(self.spec.truncated, "truncated", after, k)
+        if self.max_steps is not None:
+            out = out | (lengths >= self.max_steps)
+        return out
 
     def _outcome(
         self, before: RamState, after: RamState, ids: Ids
@@ -298,7 +305,7 @@ class EnvBatch:
         r = self._reward(before, after, k)
         if self.novelty is not None:
             r = r + self._novelty(ids, after)
-        term = self._terminated(after, k)
+        term = self._flags(self.spec.terminated, "terminated", after, k)
         return r, term, self.episode_length[ids] + 1
 
     def _finish(

@@ -213,6 +213,8 @@ def make_engine(
 ) -> Engine:
     """The engine of ``backend`` ("emurust" or "pyboy") for ``spec``; ``initial_state`` is
     emurust state bytes, a path to them, or a :class:`emurust.Snapshot`."""
+    if initial_state is None:
+        initial_state = spec.initial_state
     if isinstance(initial_state, (str, os.PathLike)):
         with open(initial_state, "rb") as f:
             initial_state = f.read()
@@ -225,8 +227,8 @@ def make_engine(
 
         if initial_state is not None:
             raise GameSpecError(
-                "initial_state is an emurust state; the PyBoy backend reaches the start state "
-                "with the spec's start function"
+                "an initial state is an emurust save state; the PyBoy backend reaches the "
+                "start state with the spec's start function"
             )
         return PyBoyEngine(spec, num_envs, rom=rom)
     raise GameSpecError(f"backend must be 'emurust' or 'pyboy', not {backend!r}")

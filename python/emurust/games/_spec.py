@@ -233,8 +233,10 @@ class GameSpec:
     to put the file). ``actions`` lists the buttons of each action. ``fields`` names the RAM
     the reward, termination, RAM observations and seeding read. ``reward(before, after)``
     and ``terminated(after)`` are vectorized over the envs (see :class:`RamState`);
-    ``max_episode_steps`` truncates episodes. ``start`` brings a powered-on machine to the
-    start state (``None``: power-on itself); ``seed_field`` names a ``uint`` field that
+    ``truncated(after)`` (same form) and ``max_episode_steps`` truncate episodes. ``start``
+    brings a powered-on machine to the start state (``None``: power-on itself), or
+    ``initial_state`` is one (emurust save-state bytes or a path to them; emurust backend
+    only); ``seed_field`` names a ``uint`` field that
     holds the game's random state: each episode writes a value derived from the env's seed
     there, never 0. An action holds its buttons ``hold_frames`` frames (default: the whole
     step), a step lasts ``frame_skip`` frames and only the last is drawn; ``obs`` is the
@@ -252,6 +254,8 @@ class GameSpec:
     max_episode_steps: int | None = None
     start: StartFn | None = None
     seed_field: str | None = None
+    truncated: TerminatedFn | None = None
+    initial_state: bytes | str | os.PathLike[str] | None = None
     frame_skip: int = 4
     hold_frames: int | None = None
     obs: str = "gray_half"
@@ -294,6 +298,8 @@ class GameSpec:
             )
         if not 1 <= self.frame_stack <= 64:
             raise GameSpecError(f"frame_stack must be between 1 and 64, got {self.frame_stack}")
+        if self.start is not None and self.initial_state is not None:
+            raise GameSpecError("give a start function or an initial state, not both")
         if self.max_episode_steps is not None and self.max_episode_steps < 1:
             raise GameSpecError(
                 f"max_episode_steps must be at least 1 (or None), got {self.max_episode_steps}"
