@@ -1,5 +1,5 @@
-"""The ``emurust`` command line: ``emurust verify``, ``emurust prompts``,
-``emurust conformance`` (``python -m emurust ...`` is the same)."""
+"""The ``emurust`` command line: ``emurust train``, ``emurust play``, ``emurust verify``,
+``emurust prompts``, ``emurust conformance`` (``python -m emurust ...`` is the same)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ EXIT_USAGE = 2
 DELEGATED = {
     "prompts": ("emurust.prompts", "cli_main", "render the translation and repair prompts"),
     "conformance": ("emurust.conformance", "main", "run the conformance test-ROM suites"),
+    "train": ("emurust.rl.cli", "train_main", "train PPO on a game (needs the rl extra: torch)"),
+    "play": ("emurust.rl.cli", "play_main", "play an episode with a trained agent, as a GIF"),
 }
 
 

@@ -1,0 +1,123 @@
+"""Training (emurust.rl): GAE with NEXT_STEP autoreset, a short PPO run and its outputs
+(CleanRL metric names, checkpoints, summary, curve, GIF), ``emurust play``, seeded
+evaluation, and the cheap deterministic form of cross-backend policy transfer (L4): a fixed
+policy gives the same episodes, returns included, on emurust and on PyBoy.
+
+Needs torch (the ``rl`` extra); skipped, with the reason, without it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="training needs torch: pip install 'emurust[rl]'")
+
+from emurust.cli import main as emurust_main  # noqa: E402
+from emurust.rl.ppo import Agent, PPOConfig, evaluate, gae, load_agent, train  # noqa: E402
+
+
+def test_gae_cuts_at_terminations_and_bootstraps_truncations() -> None:
+    g, lam = 0.9, 0.5
+    # One env, 4 steps: reward 1 each; terminated at t=1; truncated at t=3.
+    rewards = torch.ones(4, 1)
+    values = torch.tensor([[0.5], [0.4], [0.3], [0.2], [2.0]])  # values[4]: the final obs
+    terms = torch.tensor([[0.0], [1.0], [0.0], [0.0]])
+    truncs = torch.tensor([[0.0], [0.0], [0.0], [1.0]])
+    adv = gae(rewards, values, terms, truncs, g, lam)[:, 0].tolist()
+    d3 = 1 + g * 2.0 - 0.2  # truncation: bootstrap from the final observation's value
+    d2 = 1 + g * 0.2 - 0.3
+    d1 = 1 - 0.4  # termination: nothing after
+    d0 = 1 + g * 0.4 - 0.5
+    want = [d0 + g * lam * d1, d1, d2 + g * lam * d3, d3]
+    assert adv == pytest.approx(want)
+
+
+def test_a_short_run_writes_clean_rl_logs_checkpoints_and_a_summary(tmp_path: Path) -> None:
+    config = PPOConfig(total_timesteps=8 * 32 * 3, num_envs=8, num_steps=32, checkpoints=3)
+    result = train(config, tmp_path, progress=False)
+    assert result.global_step == 8 * 32 * 3
+    with open(tmp_path / "progress.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 3
+    for name in (
+        "charts/episodic_return",
+        "charts/SPS",
+        "charts/learning_rate",
+        "losses/value_loss",
+        "losses/policy_loss",
+        "losses/entropy",
+        "losses/approx_kl",
+        "losses/clipfrac",
+        "losses/explained_variance",
+    ):
+        assert name in rows[0]
+    assert all(np.isfinite(float(r["losses/policy_loss"])) for r in rows)
+    lrs = [float(r["charts/learning_rate"]) for r in rows]
+    assert lrs[0] > lrs[1] > lrs[2]  # annealed
+    assert len(list((tmp_path / "checkpoints").glob("step_*.pt"))) == 3
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["global_step"] == result.global_step
+    assert (tmp_path / "tensorboard").is_dir()
+    agent, meta = load_agent(tmp_path / "agent.pt")
+    assert meta["game"] == "Starcatch"
+    assert agent.screen_shape == (72, 80)
+
+
+def test_evaluation_is_seeded_and_a_fixed_policy_plays_alike_on_both_backends() -> None:
+    """L4's deterministic form: the same (seeded random, then fixed-weight) policy plays the
+    same whole episodes, returns included, on emurust and on PyBoy."""
+    pytest.importorskip("pyboy")
+    a = evaluate(None, "Starcatch", 3, seed=5)
+    assert np.array_equal(a, evaluate(None, "Starcatch", 3, seed=5))
+    assert np.array_equal(a, evaluate(None, "Starcatch", 3, seed=5, backend="pyboy"))
+    torch.manual_seed(0)
+    agent = Agent((72, 80), 0, 3).eval()
+    ours = evaluate(agent, "Starcatch", 2, seed=7, greedy=True)
+    theirs = evaluate(agent, "Starcatch", 2, seed=7, greedy=True, backend="pyboy")
+    assert np.array_equal(ours, theirs)
+
+
+def test_emurust_train_and_play_end_to_end(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("PIL")
+    out = tmp_path / "run"
+    code = emurust_main(
+        [
+            "train",
+            "--total-steps",
+            "512",
+            "--num-envs",
+            "8",
+            "--num-steps",
+            "32",
+            "--eval-episodes",
+            "2",
+            "--gif-steps",
+            "12",
+            "--no-progress",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    for name in ("agent.pt", "progress.csv", "summary.json", "summary.md", "agent.gif"):
+        assert (out / name).is_file(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["evaluation"]["episodes"] == 2
+    gif = tmp_path / "play.gif"
+    assert emurust_main(["play", str(out / "agent.pt"), "--steps", "10", "--gif", str(gif)]) == 0
+    from PIL import Image
+
+    with Image.open(gif) as im:
+        assert im.size == (160, 144)
+        total = 0
+        for i in range(im.n_frames):  # identical frames are merged, their durations summed
+            im.seek(i)
+            total += im.info["duration"]
+    assert total == 11 * 70  # the start and 10 steps of 4 frames (67 ms, in 1/100 s)
+    assert emurust_main(["train", "--game", "Tetris", "--out", str(out)]) == 2
