@@ -5,7 +5,8 @@
 #
 # Needs: python3 (>= 3.9) and cargo (rustup). PyPI and crates.io must be reachable on the
 # first run. Usage: bash scripts/setup_env.sh   (then: source .venv/bin/activate)
-# EMURUST_EXTRAS picks the pyproject extras to install (default: test; main.sh: test,bench).
+# EMURUST_EXTRAS picks the pyproject extras to install (default: test; test.sh: test,rl;
+# main.sh: test,bench,rl).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -7,7 +7,12 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-bash scripts/setup_env.sh || { echo "[test] setup_env.sh failed"; exit 1; }
+# The rl extra brings torch (about 5 GB from PyPI, the CUDA build: there is no CPU-only torch
+# on PyPI) for tests/test_rl.py.
+EMURUST_EXTRAS="${EMURUST_EXTRAS:-test,rl}" bash scripts/setup_env.sh || {
+    echo "[test] setup_env.sh failed"
+    exit 1
+}
 # shellcheck disable=SC1091
 source "${EMURUST_VENV:-$ROOT/.venv}/bin/activate"
 
