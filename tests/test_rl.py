@@ -121,3 +121,98 @@ def test_emurust_train_and_play_end_to_end(tmp_path: Path) -> None:
             total += im.info["duration"]
     assert total == 11 * 70  # the start and 10 steps of 4 frames (67 ms, in 1/100 s)
     assert emurust_main(["train", "--game", "Tetris", "--out", str(out)]) == 2
+
+
+def test_student_t_cdf_matches_the_integral_of_its_density() -> None:
+    from math import gamma, pi, sqrt
+
+    from emurust.rl.transfer import student_t_cdf
+
+    def density(x: float, df: float) -> float:
+        c = gamma((df + 1) / 2) / (sqrt(df * pi) * gamma(df / 2))
+        return float(c * (1 + x * x / df) ** (-(df + 1) / 2))
+
+    for df in (1.0, 3.0, 10.0, 57.3, 200.0):
+        for t in (-3.0, -0.7, 0.0, 0.4, 1.96, 5.0):
+            # Simpson's rule on [-60, t]; below -60 only the Cauchy (df=1) tail matters,
+            # and it is added exactly: P(T < -60) = atan(-60)/pi + 1/2.
+            lo, panels = -60.0, 2000
+            xs = np.linspace(lo, t, panels + 1)
+            ys = np.array([density(float(x), df) for x in xs])
+            area = (
+                (t - lo)
+                / panels
+                / 3
+                * (ys[0] + ys[-1] + 4 * ys[1:-1:2].sum() + 2 * ys[2:-1:2].sum())
+            )
+            if df == 1.0:
+                area += float(np.arctan(lo) / np.pi + 0.5)
+            assert student_t_cdf(t, df) == pytest.approx(area, abs=2e-5), (t, df)
+
+
+def test_tost_decides_equivalence_at_the_margin() -> None:
+    from emurust.rl.transfer import tost
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(10.0, 2.0, 200)
+    same = tost(a, a.copy(), margin=1.0)
+    assert same.equivalent
+    assert same.p_value < 1e-6
+    close = tost(a, rng.normal(10.1, 2.0, 200), margin=1.0)
+    assert close.equivalent
+    far = tost(a, rng.normal(12.0, 2.0, 200), margin=1.0)
+    assert not far.equivalent
+    assert far.p_value > 0.5
+    noisy = tost(rng.normal(10, 20, 10), rng.normal(10, 20, 10), margin=1.0)
+    assert not noisy.equivalent, "too few, too noisy samples cannot show equivalence"
+    assert tost([3, 3, 3], [3, 3, 3], margin=0.5).equivalent
+    # Paired: the same episodes on both sides, identical returns: equivalent even for a few
+    # noisy episodes, which Welch's test cannot show.
+    few = rng.normal(10, 2, 4)
+    assert not tost(few, few.copy(), margin=1.0).equivalent
+    assert tost(few, few.copy(), margin=1.0, paired=True).equivalent
+    shifted = tost(few, few + 3.0, margin=1.0, paired=True)
+    assert not shifted.equivalent
+    assert shifted.difference == pytest.approx(-3.0)
+    with pytest.raises(ValueError, match="at least two samples"):
+        tost([1.0], [1.0, 2.0], margin=1.0)
+
+
+def test_verify_level_4_runs_and_reports(tmp_path: Path) -> None:
+    """A tiny level 4 (few steps, few episodes): the checks run, the report holds the
+    TOST statistics, and identical backends give identical episodes."""
+    pytest.importorskip("pyboy")
+    from emurust.verify import Config, run, write_report
+
+    report = run(Config(levels=(4,), l4_steps=512, l4_episodes=4, progress=False, l4_out=tmp_path))
+    assert [r.name for r in report.results] == [
+        "transfer.trained_on_emurust",
+        "transfer.trained_on_pyboy",
+    ]
+    for r in report.results:
+        assert r.stats["identical_episodes"] == 4, r.detail
+        assert r.stats["tost"]["difference"] == 0.0
+        assert r.status == "pass", r.detail
+    json_path, md_path = write_report(report, tmp_path / "report")
+    assert "policy transfer" in md_path.read_text()
+    assert '"tost"' in json_path.read_text()
+
+
+def test_training_on_pyboy_behind_async_vector_env(tmp_path: Path) -> None:
+    """The trainer on the PyBoy backend in worker processes (how the benchmarks run PyBoy):
+    the same episodes as emurust's for the same actions, so the same first rollout."""
+    pytest.importorskip("pyboy")
+    common = {"total_timesteps": 4 * 32, "num_envs": 4, "num_steps": 32, "checkpoints": 1}
+    ours = train(PPOConfig(**common), tmp_path / "ours", progress=False)  # type: ignore[arg-type]
+    theirs = train(
+        PPOConfig(backend="pyboy", vectorization="async", **common),  # type: ignore[arg-type]
+        tmp_path / "theirs",
+        progress=False,
+    )
+    assert ours.global_step == theirs.global_step == 128
+    rows = [
+        next(csv.DictReader(open(p / "progress.csv")))  # noqa: SIM115
+        for p in (tmp_path / "ours", tmp_path / "theirs")
+    ]
+    for key in ("losses/policy_loss", "losses/value_loss", "losses/entropy"):
+        assert float(rows[0][key]) == pytest.approx(float(rows[1][key]), rel=1e-4), key

@@ -32,6 +32,7 @@ def _verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "Level 1: ALU opcodes vs a reference model, memory-map invariants, save/load and "
             "render independence. Level 2: joypad, timer, OAM DMA, MBC1/3/5, serial, LCD "
             "interactions. Level 3: seeded random-input rollouts in lockstep with PyBoy. "
+            "Level 4: cross-backend policy transfer (PPO on Starcatch, TOST). "
             "Exit status: 0 when every check passes (or is allowlisted/skipped), 1 when one "
             "fails, 2 for bad usage."
         ),
@@ -42,7 +43,8 @@ def _verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         action="append",
         choices=LEVELS,
         metavar="N",
-        help="level to run (1, 2 or 3; repeat for several; default all)",
+        help="level to run (1-4; repeat for several; default 1, 2 and 3: level 4 trains two "
+        "PPO agents, one on PyBoy, and takes tens of minutes)",
     )
     p.add_argument(
         "--rom",
@@ -112,14 +114,35 @@ def _verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "e.g. 'alu.*' or 'rollout*'",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--l4-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="level 4: PPO steps of each training (default: emurust train's)",
+    )
+    p.add_argument(
+        "--l4-episodes",
+        type=int,
+        default=100,
+        metavar="N",
+        help="level 4: seeded evaluation episodes per backend (default 100)",
+    )
+    p.add_argument(
+        "--l4-out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="level 4: keep the trainings' logs and agents in DIR",
+    )
 
 
 def _run_verify(args: argparse.Namespace, argv: Sequence[str]) -> int:
-    from emurust.verify import Config, print_summary, run, write_report
+    from emurust.verify import DEFAULT_LEVELS, Config, print_summary, run, write_report
 
     try:
         config = Config(
-            levels=args.level or (1, 2, 3),
+            levels=args.level or DEFAULT_LEVELS,
             roms=args.rom,
             frames=args.frames,
             short_frames=args.short_frames,
@@ -130,6 +153,9 @@ def _run_verify(args: argparse.Namespace, argv: Sequence[str]) -> int:
             roms_dir=args.roms_dir,
             only=args.only,
             progress=not args.no_progress,
+            l4_steps=args.l4_steps,
+            l4_episodes=args.l4_episodes,
+            l4_out=args.l4_out,
             argv=list(argv),
         )
         for rom in config.roms:

@@ -14,6 +14,10 @@ Levels
    overflow/reload, OAM DMA, MBC1/MBC3/MBC5 banking, serial transfer, LCD off/on.
 3. **Rollouts** (:mod:`emurust._verify.level3`): seeded random-input rollouts in lockstep
    with PyBoy (:mod:`emurust.difftest`), one long and many short per ROM.
+4. **Policy transfer** (:mod:`emurust._verify.level4`, only when asked for: it trains two
+   agents): a PPO agent trained on emurust and one trained on PyBoy, each evaluated on both
+   backends over the same seeded episodes; TOST decides whether the mean returns are
+   equivalent.
 
 :func:`run` returns a :class:`Report`; :func:`write_report` writes ``report.json`` (the
 schema in ``REPORT_SCHEMA``) and ``report.md``.
@@ -38,6 +42,7 @@ from emurust._verify.level3 import fmt_addr
 from emurust._verify.result import STATUSES, Progress, Result, Status
 
 __all__ = [
+    "DEFAULT_LEVELS",
     "FAULTS",
     "LEVELS",
     "Config",
@@ -49,7 +54,8 @@ __all__ = [
     "write_report",
 ]
 
-LEVELS = (1, 2, 3)
+LEVELS = (1, 2, 3, 4)
+DEFAULT_LEVELS = (1, 2, 3)  # level 4 trains two agents: only when asked for
 FAULTS = ("adc_half_carry", "daa_ignore_h")
 """Test-only faults ``--inject-fault`` accepts (``GameBoy._inject_fault``, reference path)."""
 
@@ -67,7 +73,7 @@ class Config:
     ROM plus the shared games and test ROMs present in ``roms_dir``); ``only`` keeps the
     checks whose name matches one of these shell patterns (``"alu.*"``)."""
 
-    levels: Sequence[int] = LEVELS
+    levels: Sequence[int] = DEFAULT_LEVELS
     roms: Sequence[str] = ()
     frames: int = 1000
     short_frames: int = 300
@@ -79,6 +85,9 @@ class Config:
     only: Sequence[str] = ()
     progress: bool = True
     argv: Sequence[str] = ()
+    l4_steps: int | None = None  # PPO steps per training (None: emurust train's default)
+    l4_episodes: int = 100
+    l4_out: Path | None = None
 
     def __post_init__(self) -> None:
         bad = [lv for lv in self.levels if lv not in LEVELS]
@@ -156,6 +165,15 @@ def _checks(config: Config, level: int) -> list[tuple[str, Callable[[], Result]]
         from emurust._verify.level2 import level2_checks
 
         return level2_checks(seed=config.seed)
+    if level == 4:
+        from emurust._verify.level4 import level4_checks
+
+        return level4_checks(
+            steps=config.l4_steps,
+            episodes=config.l4_episodes,
+            seed=config.seed,
+            out=config.l4_out,
+        )
     from emurust._verify.level3 import level3_checks
 
     return level3_checks(
@@ -286,6 +304,7 @@ def render_markdown(report: Report) -> str:
         1: "properties (ALU vs reference model, memory map, state)",
         2: "interactions (joypad, timer, DMA, MBC, serial, LCD)",
         3: "rollouts in lockstep with PyBoy",
+        4: "policy transfer across backends (TOST)",
     }
     for level in report.levels:
         counts = " | ".join(str(report.count(st, level)) for st in STATUSES)

@@ -38,6 +38,7 @@ from torch.distributions import Categorical
 
 from emurust.envs import GameBoyVectorEnv
 from emurust.games import GameSpec, get
+from emurust.rl.vector import make_vector
 
 __all__ = ["Agent", "PPOConfig", "TrainResult", "evaluate", "gae", "load_agent", "train"]
 
@@ -64,6 +65,7 @@ class PPOConfig:
     target_kl: float | None = None
     seed: int = 1
     backend: str = "emurust"
+    vectorization: str = "native"  # or "async": AsyncVectorEnv workers (emurust.rl.vector)
     device: str = "cpu"
     num_threads: int | None = None
     torch_threads: int | None = None
@@ -256,12 +258,19 @@ def train(
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     device = torch.device(config.device)
-    n, half = config.num_envs, config.num_envs // 2
-    envs = GameBoyVectorEnv(
-        spec, n, batch_size=half, backend=config.backend, num_threads=config.num_threads
+    n = config.num_envs
+    envs = make_vector(
+        spec,
+        n,
+        backend=config.backend,
+        vectorization=config.vectorization,
+        num_threads=config.num_threads,
     )
     ram_size = len(spec.obs_addresses)
-    screen_shape = tuple(envs.engine.observation_shape)
+    space: Any = envs.single_observation_space
+    screen_space = space["screen"] if ram_size else space
+    assert screen_space.shape is not None
+    screen_shape = tuple(screen_space.shape)
     agent = Agent(screen_shape, ram_size, len(spec.actions)).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=config.learning_rate, eps=1e-5)
 

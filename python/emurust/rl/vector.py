@@ -1,0 +1,97 @@
+"""The vector envs the trainer steps, behind one ``send``/``recv`` interface.
+
+- ``vectorization="native"``: :class:`emurust.GameBoyVectorEnv` (either backend), its own
+  ``send``/``recv`` with ``batch_size = num_envs / 2``.
+- ``vectorization="async"``: the spec's :class:`emurust.GameBoyEnv` in worker processes,
+  Gymnasium's ``AsyncVectorEnv``, two of them (one per half batch, ``num_envs / 2``
+  workers each) so that one half steps while the policy runs on the other: how PyBoy is
+  usually vectorized, and how the benchmarks run the PyBoy backend "at its best".
+
+Both reset episodes the ``NEXT_STEP`` way and report episode statistics in the infos.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from emurust.envs import GameBoyEnv, GameBoyVectorEnv
+from emurust.games import GameSpec
+
+__all__ = ["AsyncHalves", "make_vector"]
+
+Ids = npt.NDArray[np.intp]
+
+
+class AsyncHalves:
+    """Two Gymnasium ``AsyncVectorEnv`` of ``num_envs / 2`` worker processes each, behind
+    ``async_reset``/``send``/``recv`` (env ids 0..n/2-1 are the first, the rest the second)."""
+
+    def __init__(self, spec: GameSpec, num_envs: int, backend: str) -> None:
+        half = num_envs // 2
+        self.num_envs = num_envs
+        self.halves = [
+            gymnasium.vector.AsyncVectorEnv(
+                [lambda: GameBoyEnv(spec, backend=backend) for _ in range(half)],
+                autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP,
+            )
+            for _ in range(2)
+        ]
+        self.ids = [np.arange(half), np.arange(half, num_envs)]
+        self.single_observation_space = self.halves[0].single_observation_space
+        self.single_action_space = self.halves[0].single_action_space
+        self.queue: deque[int] = deque()
+        self.ready: deque[tuple[Any, ...]] = deque()
+
+    def async_reset(self, seed: int | None = None) -> None:
+        for h, env in enumerate(self.halves):
+            seeds: list[int | None] | None = None
+            if seed is not None:
+                seeds = [seed + int(i) for i in self.ids[h]]
+            obs, _ = env.reset(seed=seeds)
+            n = len(self.ids[h])
+            zeros = np.zeros(n, dtype=np.float32)
+            no = np.zeros(n, dtype=bool)
+            self.ready.append((obs, zeros, no, no.copy(), {}, self.ids[h]))
+
+    def send(self, actions: npt.ArrayLike, env_ids: Ids) -> None:
+        h = 0 if env_ids[0] < len(self.ids[0]) else 1
+        if len(env_ids) != len(self.ids[h]) or not np.array_equal(env_ids, self.ids[h]):
+            raise ValueError("AsyncHalves steps whole halves: send the ids recv returned")
+        self.halves[h].step_async(np.asarray(actions))
+        self.queue.append(h)
+
+    def recv(self) -> tuple[Any, ...]:
+        if self.ready:
+            return self.ready.popleft()
+        h = self.queue.popleft()
+        obs, rew, term, trunc, info = self.halves[h].step_wait()
+        return obs, rew.astype(np.float32), term, trunc, info, self.ids[h]
+
+    def close(self) -> None:
+        for env in self.halves:
+            env.close()
+
+
+def make_vector(
+    spec: GameSpec,
+    num_envs: int,
+    *,
+    backend: str,
+    vectorization: str,
+    num_threads: int | None = None,
+) -> GameBoyVectorEnv | AsyncHalves:
+    """The vector env of ``vectorization`` ("native" or "async") for ``spec``."""
+    if num_envs % 2:
+        raise ValueError(f"num_envs must be even (two half batches), got {num_envs}")
+    if vectorization == "native":
+        return GameBoyVectorEnv(
+            spec, num_envs, batch_size=num_envs // 2, backend=backend, num_threads=num_threads
+        )
+    if vectorization == "async":
+        return AsyncHalves(spec, num_envs, backend)
+    raise ValueError(f"vectorization must be 'native' or 'async', not {vectorization!r}")
