@@ -8,13 +8,13 @@ Contenders (``emurust train``'s PPO, :mod:`emurust.rl.ppo`, on Starcatch):
 * ``pyboy``: the same spec on PyBoy 2.x at its fastest (``sound_emulated=False``...), one
   :class:`emurust.GameBoyEnv` per worker process behind Gymnasium ``AsyncVectorEnv`` (two of
   them, one per half batch, so stepping overlaps inference as for emurust), for each count
-  of ``--pyboy-envs`` (default 2,4,8), the best kept: "each at its best number of envs".
+  of ``--pyboy-envs`` (default 4,8,16), the best kept: "each at its best number of envs".
 
 Each trains ``--steps`` env steps (default 65,536) and reports env steps/s and the share of
 the wall time spent in the environment (waiting in ``recv`` and handing work over in
 ``send``), learner on ``--device`` (cpu). Writes ``bench/results/ppo.json`` and ``ppo.png``.
 
-    python bench/ppo.py [--steps 65536] [--emurust-envs 64] [--pyboy-envs 2,4,8] [--device cpu]
+    python bench/ppo.py [--steps 65536] [--emurust-envs 64] [--pyboy-envs 4,8,16] [--device cpu]
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=65_536, help="env steps per run (65536)")
     p.add_argument("--emurust-envs", type=int, default=64)
-    p.add_argument("--pyboy-envs", default="2,4,8", help="AsyncVectorEnv worker counts to try")
+    p.add_argument("--pyboy-envs", default="4,8,16", help="AsyncVectorEnv worker counts to try")
     p.add_argument("--device", default="cpu")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=str(RESULTS))

@@ -5,7 +5,7 @@
 #      against a random policy, the learning curve (PNG), a GIF of the agent and a summary;
 #   2. the RL environments on Starcatch: env steps/s of GameBoyVectorEnv against VecGameBoy
 #      alone, send/recv with inference, the same spec on PyBoy behind AsyncVectorEnv
-#      (bench/envs.py);
+#      (bench/envs.py); end-to-end PPO steps/s on emurust and on PyBoy (bench/ppo.py);
 #   3. the speed / memory / save-state comparison with PyBoy on one core (bench/compare_pyboy.py);
 #   4. batch throughput vs cores, memory per env and save/restore cost: emurust.VecGameBoy vs
 #      PyBoy behind gymnasium AsyncVectorEnv and PufferLib (bench/batch.py);
@@ -15,7 +15,7 @@
 # says so when it is missing. So on a fresh clone with nothing beside it, all of this works.
 # Needs only python3 and cargo (PyPI and crates.io reachable on the first run).
 # Results: runs/main/ (training: summary.md, learning_curve.png, agent.gif, agent.pt, logs),
-# bench/results/{envs,compare_pyboy,batch}.{json,png}, bench/results/conformance.json.
+# bench/results/{envs,ppo,compare_pyboy,batch}.{json,png}, bench/results/conformance.json.
 # `cargo bench` (criterion) is separate: see bench/README.md.
 # Extra arguments go to the conformance runner (e.g. --strict, --no-pyboy, --suite mooneye).
 set -euo pipefail
@@ -32,6 +32,9 @@ emurust train --game bundled --out runs/main
 
 printf '\n==== RL environments on the bundled game (Starcatch)\n'
 python bench/envs.py
+
+printf '\n==== end-to-end PPO: emurust vs the PyBoy backend behind AsyncVectorEnv\n'
+python bench/ppo.py
 
 printf '\n==== speed vs PyBoy (one core)\n'
 python bench/compare_pyboy.py
