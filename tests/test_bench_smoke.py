@@ -148,3 +148,26 @@ def test_envs_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
     assert all(v > 0 for v in rates.values())
     assert rates["vec"] >= rates["rl"], "time in VecGameBoy is part of the env's time"
     assert "RL layer cost" in proc.stdout
+
+
+def test_ppo_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
+    for module in ("torch", "pyboy"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is needed (the rl and test extras)")
+    proc = _script(
+        "ppo.py",
+        "--steps",
+        "256",
+        "--emurust-envs",
+        "8",
+        "--pyboy-envs",
+        "4",
+        "--out",
+        str(tmp_path),
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((tmp_path / "ppo.json").read_text())
+    assert [r["backend"] for r in data["runs"]] == ["emurust", "pyboy"]
+    assert all(r["env_steps"] >= 256 and 0 < r["env_share"] < 1 for r in data["runs"])
+    assert data["ratio"] > 0
