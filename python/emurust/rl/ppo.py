@@ -25,7 +25,6 @@ import json
 import math
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -242,7 +241,6 @@ def train(
     out: str | Path,
     *,
     progress: bool = True,
-    on_iteration: Callable[[int, dict[str, float]], None] | None = None,
 ) -> TrainResult:
     """Train a PPO agent on ``config.game``; write logs, checkpoints, ``agent.pt`` and
     ``summary.json`` under ``out``."""
@@ -412,8 +410,6 @@ def train(
             **stats,
         }
         logger.log(global_step, row)
-        if on_iteration is not None:
-            on_iteration(iteration, row)
         if bar is not None:
             bar.update(batch)
             bar.set_postfix(
