@@ -23,6 +23,7 @@ import csv
 import dataclasses
 import json
 import math
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -301,7 +302,14 @@ def train(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=config.num_iterations * batch, unit="step", unit_scale=True)
+        # In a log file (no terminal) a line every 10 s rather than one per update.
+        interval = 0.5 if sys.stderr.isatty() else 10.0
+        bar = tqdm(
+            total=config.num_iterations * batch,
+            unit="step",
+            unit_scale=True,
+            mininterval=interval,
+        )
     checkpoint_every = max(1, config.num_iterations // max(1, config.checkpoints))
 
     def tensors(screen: Any, ram: Any) -> tuple[torch.Tensor, torch.Tensor | None]:
