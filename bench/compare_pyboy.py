@@ -103,10 +103,21 @@ def import_pyboy() -> Any:
         return importlib.import_module("pyboy")
 
 
+# PyBoy at its fastest, as RL code runs it: no sound emulation (`--pyboy-sound` measures
+# PyBoy's default instead, which emulates the APU even when nothing is sampled).
+PYBOY_SOUND_EMULATED = False
+
+
 def new_pyboy(path: Path | str) -> Any:
-    """A PyBoy instance with no window, no frame limiter, DMG mode."""
+    """A PyBoy instance with no window, no frame limiter, DMG mode, no sound emulation."""
     pyboy = import_pyboy()
-    pb = pyboy.PyBoy(str(path), window="null", cgb=False, log_level="ERROR")
+    pb = pyboy.PyBoy(
+        str(path),
+        window="null",
+        cgb=False,
+        log_level="ERROR",
+        sound_emulated=PYBOY_SOUND_EMULATED,
+    )
     pb.set_emulation_speed(0)  # no frame limiter
     if pb.cartridge_title == "2048" and "_board" not in pb.rom_symbols_inverse:
         # PyBoy enables its 2048 game wrapper by cartridge title; without the game's .sym
@@ -428,6 +439,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=5, help="timed runs per emulator (5)")
     p.add_argument("--warmup", type=int, default=120, help="frames run before timing (120)")
     p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
+    p.add_argument(
+        "--pyboy-sound",
+        action="store_true",
+        help="measure PyBoy's default configuration (sound emulated) instead of its fastest",
+    )
     p.add_argument("--roms", help="the ROM folder (default: emurust.roms_dir())")
     p.add_argument("--out", default=str(RESULTS), help="results folder (bench/results)")
     p.add_argument("--rss-child", nargs=3, help=argparse.SUPPRESS)
@@ -436,6 +452,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _rss_child(args.rss_child[0], args.rss_child[1], int(args.rss_child[2]))
         return 0
 
+    global PYBOY_SOUND_EMULATED
+    PYBOY_SOUND_EMULATED = args.pyboy_sound
     pin = _pin(args.cpu)
     import emurust
 
@@ -446,7 +464,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     roms = Path(args.roms) if args.roms else emurust.roms_dir()
     pyboy_version = importlib.metadata.version("pyboy")
-    print(f"emurust {emurust.__version__} vs PyBoy {pyboy_version}; {pin}")
+    config = "sound emulated (its default)" if args.pyboy_sound else "sound_emulated=False"
+    print(
+        f"emurust {emurust.__version__} vs PyBoy {pyboy_version} (window='null', "
+        f"set_emulation_speed(0), {config}); {pin}"
+    )
     print(
         f"{args.frames} frames x {args.repeat} alternating runs per emulator after "
         f"{args.warmup} warm-up frames; median fps; no input (title/attract screens); ROMs "
@@ -562,6 +584,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     payload = {
         "emurust_version": emurust.__version__,
         "pyboy_version": pyboy_version,
+        "pyboy_sound_emulated": PYBOY_SOUND_EMULATED,
         "python": sys.version.split()[0],
         "machine": platform.platform(),
         "processor": platform.processor() or platform.machine(),
