@@ -431,7 +431,7 @@ fn ram_addresses_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
 }
 
 /// N Game Boys of one ROM, stepped in parallel by Rust threads (see the
-/// README section "Batched engine" and `emurust.VecGameBoy`'s stub).
+/// `VecGameBoy` section of docs/api.md and `emurust.VecGameBoy`'s stub).
 #[pyclass(module = "emurust._core", name = "VecGameBoy", weakref)]
 pub struct PyVecGameBoy {
     // A `Mutex` makes the class `Sync`; `&mut self` methods use `get_mut`.
