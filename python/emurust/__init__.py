@@ -15,6 +15,7 @@ Quick start::
 RL environments (with Gymnasium installed)::
 
     import gymnasium as gym
+    import emurust.envs  # registers emurust/<Game>-v0 with Gymnasium
     envs = gym.make_vec("emurust/Starcatch-v0", num_envs=8)  # the bundled game
 
 Every error is an :class:`EmuRustError`; see the exception classes below.
@@ -55,17 +56,6 @@ def __getattr__(name: str) -> object:
         return getattr(envs, name)
     raise AttributeError(f"module 'emurust' has no attribute {name!r}")
 
-
-def _register_games() -> None:
-    """With Gymnasium installed, ``import emurust`` registers the games' Gymnasium ids
-    (``emurust/Starcatch-v0`` ...), so ``gymnasium.make_vec`` finds them."""
-    import importlib.util
-
-    if importlib.util.find_spec("gymnasium") is not None:
-        import emurust.envs  # noqa: F401  (registers on import)
-
-
-_register_games()
 
 __all__ = [
     "BOOT_ROM_SIZE",

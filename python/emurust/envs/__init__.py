@@ -2,9 +2,9 @@
 EnvPool-style ``send``/``recv``) and PufferLib (:mod:`emurust.envs.puffer`), built from the
 game specs of :mod:`emurust.games`. Needs Gymnasium (``pip install emurust[gym]``).
 
-Importing :mod:`emurust` registers every known game with Gymnasium as ``emurust/<name>-v0``
-(when Gymnasium is installed), so ``gymnasium.make_vec("emurust/Starcatch-v0", num_envs=8)``
-works after ``import emurust``.
+Importing this module registers every known game with Gymnasium as ``emurust/<name>-v0``, so
+``gymnasium.make_vec("emurust/Starcatch-v0", num_envs=8)`` works after ``import
+emurust.envs`` (``import emurust`` alone stays light: it does not import Gymnasium).
 """
 
 from __future__ import annotations
