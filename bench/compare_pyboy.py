@@ -119,13 +119,9 @@ def new_pyboy(path: Path | str) -> Any:
         sound_emulated=PYBOY_SOUND_EMULATED,
     )
     pb.set_emulation_speed(0)  # no frame limiter
-    if pb.cartridge_title == "2048" and "_board" not in pb.rom_symbols_inverse:
-        # PyBoy enables its 2048 game wrapper by cartridge title; without the game's .sym
-        # file it raises (and prints a traceback) at every tick(). Placeholder symbols in
-        # high WRAM make the wrapper cost what it costs with the real .sym (its per-tick
-        # reads of the board, score and state) without the exception.
-        for i, name in enumerate(("_board", "_score", "_winner", "_state")):
-            pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
+    from emurust._pyboy import quiet_2048_wrapper
+
+    quiet_2048_wrapper(pb)
     return pb
 
 

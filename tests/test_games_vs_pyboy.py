@@ -99,6 +99,7 @@ import numpy.typing as npt
 import pytest
 
 import emurust
+from emurust._pyboy import quiet_2048_wrapper, shade_table
 
 PYBOY_VERSION = "2.8.1"
 FRAMES = 3000
@@ -112,7 +113,6 @@ FULL_FRAME = 70224
 # boundaries). With the LCD off the two grids drift apart by up to a whole frame.
 MAX_INPUT_SKEW = 12 * 456
 # PyBoy's default DMG palette ("Grey"): shade 0..3 -> red channel value.
-PYBOY_GREYS = (0xFF, 0x99, 0x55, 0x00)
 
 
 @dataclass(frozen=True)
@@ -210,14 +210,8 @@ class PyBoyRun:
         self.pb = pyboy.PyBoy(
             io.BytesIO(rom), window="null", sound_emulated=False, cgb=False, log_level="ERROR"
         )
-        if self.pb.cartridge_title == "2048" and "_board" not in self.pb.rom_symbols_inverse:
-            # PyBoy's 2048 game wrapper needs the game's .sym file and raises on every tick
-            # without it; placeholder symbols (it only reads them) keep it quiet.
-            for i, name in enumerate(("_board", "_score", "_winner", "_state")):
-                self.pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
-        self.shade_of = np.zeros(256, dtype=np.uint8)
-        for shade, grey in enumerate(PYBOY_GREYS):
-            self.shade_of[grey] = shade
+        quiet_2048_wrapper(self.pb)
+        self.shade_of = shade_table()
         self.ends = [0]  # cycle count at the end of each frame run so far
         self.wram: list[npt.NDArray[np.uint8]] = [np.zeros(0x2000, dtype=np.uint8)]
         self.screen = np.zeros((144, 160), dtype=np.uint8)

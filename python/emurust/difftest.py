@@ -70,6 +70,7 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._gameboy import BUTTONS, GameBoy, RomSource
+from emurust._pyboy import quiet_2048_wrapper, shade_table
 
 if TYPE_CHECKING:
     from emurust._core import _TraceEntry
@@ -136,7 +137,6 @@ out: the joypad (P1 reflects the input script in both), the sound registers (PyB
 with sound emulation off) and DMA's write-only source register."""
 
 REGISTERS = ("a", "f", "b", "c", "d", "e", "h", "l", "sp", "pc")
-PYBOY_GREYS = (0xFF, 0x99, 0x55, 0x00)  # PyBoy's default DMG palette, shade 0..3 (red)
 FULL_FRAME = 70224
 MAX_DIFFS_PER_REGION = 32  # listed in a report; the count is always complete
 
@@ -1291,15 +1291,9 @@ class _PyBoy:
                 log_level="ERROR",
                 **kwargs,
             )
-        if self.pb.cartridge_title == "2048" and "_board" not in self.pb.rom_symbols_inverse:
-            # PyBoy's 2048 game wrapper needs the game's .sym file and raises on every tick
-            # without it; placeholder symbols (it only reads them) keep it quiet.
-            for i, name in enumerate(("_board", "_score", "_winner", "_state")):
-                self.pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
+        quiet_2048_wrapper(self.pb)
         self.render = render
-        self.shade_of = np.full(256, 255, dtype=np.uint8)
-        for shade, grey in enumerate(PYBOY_GREYS):
-            self.shade_of[grey] = shade
+        self.shade_of = shade_table(unknown=255)
         self.ends = [0]
 
     @property

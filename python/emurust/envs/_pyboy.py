@@ -25,17 +25,13 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._gameboy import RomSource
+from emurust._pyboy import PYBOY_GREYS, quiet_2048_wrapper, shade_table
 from emurust.envs._engine import Bools, Bytes, FrameDriver, convert_shades, frame_shape, rom_bytes
 from emurust.games._spec import GameSpec
 
 __all__ = ["PYBOY_GREYS", "PyBoyDriver", "PyBoyEngine", "new_pyboy"]
 
-PYBOY_GREYS = (0xFF, 0x99, 0x55, 0x00)
-"""PyBoy's default DMG palette (red channel) for shades 0..3."""
-
-_SHADE_OF = np.zeros(256, dtype=np.uint8)
-for _shade, _grey in enumerate(PYBOY_GREYS):
-    _SHADE_OF[_grey] = _shade
+_SHADE_OF = shade_table()
 
 
 def import_pyboy() -> Any:
@@ -57,12 +53,7 @@ def new_pyboy(image: bytes) -> Any:
             io.BytesIO(image), window="null", sound_emulated=False, cgb=False, log_level="ERROR"
         )
     pb.set_emulation_speed(0)
-    if pb.cartridge_title == "2048" and "_board" not in pb.rom_symbols_inverse:
-        # PyBoy turns its 2048 game wrapper on by cartridge title and, without the game's
-        # symbol file, raises at every tick; placeholder symbols (it only reads them) keep
-        # it quiet.
-        for i, name in enumerate(("_board", "_score", "_winner", "_state")):
-            pb.rom_symbols_inverse[name] = (0, 0xDF00 + 0x40 * i)
+    quiet_2048_wrapper(pb)
     return pb
 
 
