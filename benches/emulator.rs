@@ -7,7 +7,7 @@
 //! prints why and measures nothing.
 //!
 //! Groups (per ROM): `frame/headless`, `frame/rendered`, `state/save_state`,
-//! `state/load_state`, `vec/snapshot`, `vec/restore`,
+//! `state/load_state`, `state/checksum`, `vec/snapshot`, `vec/restore`,
 //! `vec/step_1env_1thread` (one `VecEngine` step: 24 frames, 8 with a
 //! button held, the last rendered into the grey observation).
 //!
@@ -101,6 +101,10 @@ fn states(c: &mut Criterion) {
         group.bench_function("save_state", |b| b.iter(|| black_box(gb.save_state())));
         group.bench_function("load_state", |b| {
             b.iter(|| gb.load_state(black_box(&state)).expect("state loads"))
+        });
+        // The share of both that the checksum sealing a state costs.
+        group.bench_function("checksum", |b| {
+            b.iter(|| black_box(emurust::state::checksum(black_box(&state))))
         });
         group.finish();
     }

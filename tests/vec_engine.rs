@@ -829,3 +829,255 @@ fn bytes_per_env_matches_the_allocations() {
         eprintln!("{obs:?}: bytes_per_env {reported}, measured {per_env:.0}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Boot ROMs, sealed states, watched (interruptible) steps
+// ---------------------------------------------------------------------------
+
+/// A 256-byte boot ROM that never hands over (`JR -2` at 0x0000), with a tag
+/// byte that tells two of them apart.
+fn endless_boot_rom(tag: u8) -> Vec<u8> {
+    let mut boot = vec![0u8; 256];
+    boot[..2].copy_from_slice(&[0x18, 0xFE]);
+    boot[255] = tag;
+    boot
+}
+
+fn booting(boot: Option<Vec<u8>>, num_threads: usize) -> VecEngine {
+    VecEngine::new(
+        shared(&joypad_rom()),
+        2,
+        VecConfig {
+            boot_rom: boot,
+            ..config(num_threads)
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_way_into_an_env_checks_the_boot_rom() {
+    let mut with_a = booting(Some(endless_boot_rom(1)), 1);
+    with_a.step(&[0, 0]).unwrap(); // still in the boot ROM (it never ends)
+    let snap = with_a.snapshot(0).unwrap();
+    let state = with_a.save_state(0).unwrap();
+    for other_boot in [None, Some(endless_boot_rom(2))] {
+        let mut other = booting(other_boot.clone(), 1);
+        let before = other.save_state(1).unwrap();
+        let restored = other.restore(1, &snap);
+        assert!(
+            matches!(&restored, Err(Error::InvalidState(m)) if m.contains("boot ROM")),
+            "{restored:?}"
+        );
+        let loaded = other.load_state(1, &state);
+        assert!(
+            matches!(&loaded, Err(Error::InvalidState(m)) if m.contains("boot ROM")),
+            "{loaded:?}"
+        );
+        assert!(
+            other.save_state(1).unwrap() == before,
+            "a refused restore changed the env"
+        );
+        let initial = VecEngine::new(
+            shared(&joypad_rom()),
+            1,
+            VecConfig {
+                initial_snapshot: Some(snap.clone()),
+                boot_rom: other_boot.clone(),
+                ..config(1)
+            },
+        );
+        assert!(matches!(initial, Err(Error::InvalidState(_))));
+        let initial = VecEngine::new(
+            shared(&joypad_rom()),
+            1,
+            VecConfig {
+                initial_state: Some(state.clone()),
+                boot_rom: other_boot.clone(),
+                ..config(1)
+            },
+        );
+        assert!(matches!(initial, Err(Error::InvalidState(_))));
+    }
+    // The same boot ROM: both ways in work, and the env goes on identically.
+    let mut same = booting(Some(endless_boot_rom(1)), 1);
+    same.restore(0, &snap).unwrap();
+    same.load_state(1, &state).unwrap();
+    assert!(same.save_state(0).unwrap() == state);
+    assert!(same.save_state(1).unwrap() == state);
+}
+
+#[test]
+fn a_snapshot_after_boot_takes_the_engines_own_boot_rom() {
+    // A snapshot whose boot ROM has handed over carries no boot ROM into the
+    // env: a state saved mid-boot by the engine's own boot ROM still loads.
+    let rom = joypad_rom();
+    let mut boot = vec![0u8; 256];
+    // LD A,1; LDH [0x50],A at 0x00FC..: the boot ROM hands over at once.
+    boot[0xFC..].copy_from_slice(&[0x3E, 0x01, 0xE0, 0x50]);
+    let mut done = VecEngine::new(
+        shared(&rom),
+        1,
+        VecConfig {
+            boot_rom: Some(boot),
+            ..config(1)
+        },
+    )
+    .unwrap();
+    done.step(&[0]).unwrap();
+    let after_boot = done.snapshot(0).unwrap();
+    let mut e = booting(Some(endless_boot_rom(1)), 1);
+    let mid_boot = e.save_state(1).unwrap();
+    e.restore(0, &after_boot).unwrap();
+    e.load_state(0, &mid_boot).unwrap();
+    assert!(e.save_state(0).unwrap() == mid_boot);
+}
+
+#[test]
+fn a_corrupted_state_is_refused_whole() {
+    let mut e = run_engine(&joypad_rom(), 1, 5);
+    let state = e.save_state(3).unwrap();
+    let before = e.save_state(0).unwrap();
+    // Every bit of a sample of bytes across the whole state (header, RAM,
+    // VRAM, registers, cartridge RAM, the checksum itself).
+    let mut flips = 0;
+    for pos in (0..state.len()).step_by(61).chain([state.len() - 1]) {
+        for bit in 0..8 {
+            let mut bad = state.clone();
+            bad[pos] ^= 1 << bit;
+            let err = e.load_state(0, &bad);
+            assert!(
+                matches!(err, Err(Error::InvalidState(_))),
+                "byte {pos} bit {bit} of {}: {err:?}",
+                state.len()
+            );
+            flips += 1;
+        }
+    }
+    assert!(flips > 2000);
+    assert!(e.save_state(0).unwrap() == before);
+    e.load_state(0, &state).unwrap();
+    assert!(e.save_state(0).unwrap() == state);
+    // Edited on purpose and sealed again (what verification tooling does),
+    // it loads with the edit: here the first WRAM byte (0xC000).
+    assert_eq!(emurust::state::reseal(&state).unwrap(), state);
+    let at = state.windows(4).position(|w| w == b"RAM ").unwrap() + 8;
+    let mut edited = state.clone();
+    edited[at] = !state[at];
+    assert!(e.load_state(0, &edited).is_err());
+    e.load_state(0, &emurust::state::reseal(&edited).unwrap())
+        .unwrap();
+    assert_eq!(e.rams()[0][0], !state[at]);
+}
+
+#[test]
+fn an_unstopped_watched_step_equals_a_plain_one() {
+    for threads in [1, 2] {
+        let mut plain = run_engine(&joypad_rom(), threads, 0);
+        let mut watched = run_engine(&joypad_rom(), threads, 0);
+        let mut calls = 0;
+        for s in 0..6 {
+            let acts = actions_at(s, 8, DEFAULT_ACTIONS.len());
+            plain.step(&acts).unwrap();
+            let end = watched
+                .step_watched(
+                    &acts,
+                    None,
+                    None,
+                    None,
+                    &mut || {
+                        calls += 1;
+                        false
+                    },
+                    std::time::Duration::ZERO,
+                )
+                .unwrap();
+            assert_eq!(end, emurust::vec::StepEnd::Done);
+        }
+        assert!(
+            fingerprint(&plain) == fingerprint(&watched),
+            "{threads} threads"
+        );
+        if threads == 1 {
+            // Asked between frames when stepping in the calling thread.
+            assert!(calls >= 6 * 8 * 24, "{calls} calls");
+        }
+    }
+}
+
+#[test]
+fn a_stopped_step_leaves_every_env_at_a_frame_boundary() {
+    use emurust::vec::{StepEnd, StepProgress};
+    for threads in [1, 2] {
+        let mut e = run_engine(&joypad_rom(), threads, 1);
+        let before = fingerprint(&e);
+        let frames_before: Vec<u64> = (0..8).map(|i| frame_count(&e, i)).collect();
+        // Stop as soon as asked (after `interval` = 0 in the calling thread,
+        // after the first wait when workers step).
+        let acts = actions_at(1, 8, DEFAULT_ACTIONS.len());
+        let end = e
+            .step_watched(
+                &acts,
+                None,
+                None,
+                None,
+                &mut || true,
+                std::time::Duration::ZERO,
+            )
+            .unwrap();
+        let StepEnd::Stopped(p) = end else {
+            // With workers, a step may finish before the first wake-up.
+            assert!(threads > 1, "{end:?}");
+            continue;
+        };
+        assert_eq!(p.finished + p.partial + p.not_started, 8, "{p:?}");
+        if threads == 1 {
+            // Asked before the first frame of the first env: nothing ran.
+            assert_eq!(
+                p,
+                StepProgress {
+                    finished: 0,
+                    partial: 0,
+                    not_started: 8
+                }
+            );
+            assert!(fingerprint(&e) == before);
+        }
+        for (i, &f) in frames_before.iter().enumerate() {
+            let ran = frame_count(&e, i) - f;
+            assert!(ran <= 24, "env {i} ran {ran} frames");
+        }
+        // The RAM rows were not gathered again.
+        assert_eq!(e.ram(), &before.1[..]);
+        // The batch carries on: a full step afterwards works.
+        e.step(&acts).unwrap();
+    }
+}
+
+fn frame_count(e: &VecEngine, i: usize) -> u64 {
+    e.snapshot(i).unwrap().frame_count()
+}
+
+#[test]
+fn a_batch_too_large_for_memory_is_refused_before_anything_is_built() {
+    // The probe asks for every env's memory at once (here about 290 GB): it
+    // fails cleanly with the size in the message. Where the kernel promises
+    // any amount (overcommit mode 1) the probe cannot fail: nothing to test.
+    if std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() == "1") {
+        return;
+    }
+    let err = VecEngine::new(
+        shared(&joypad_rom()),
+        emurust::vec::MAX_ENVS,
+        VecConfig {
+            obs: ObsMode::Rgb,
+            frame_stack: emurust::vec::MAX_FRAME_STACK,
+            ..config(1)
+        },
+    );
+    match err {
+        Err(Error::OutOfMemory(m)) => assert!(m.contains("MiB"), "{m}"),
+        Err(e) => panic!("{e:?}"),
+        Ok(_) => panic!("290 GB of envs were built"),
+    }
+}

@@ -69,6 +69,7 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 import numpy as np
 import numpy.typing as npt
 
+from emurust._core import _reseal_state
 from emurust._gameboy import BUTTONS, GameBoy, RomSource
 from emurust._pyboy import quiet_2048_wrapper, shade_table
 
@@ -588,7 +589,8 @@ def _shift_ppu(state: bytes, delta: int, now: int) -> bytes | None:
             if not (now - FULL_FRAME <= start <= now + 8 and start <= nxt <= now + FULL_FRAME):
                 return None
             timing = (start + delta).to_bytes(8, "little") + (nxt + delta).to_bytes(8, "little")
-            return state[:off] + timing + state[off + 16 :]
+            # The edit breaks the state's checksum on purpose: seal it again.
+            return _reseal_state(state[:off] + timing + state[off + 16 :])
         at = state.find(_PPU_TAG, at + 1)
     return None
 

@@ -15,7 +15,7 @@
 //! instances can keep theirs in one contiguous buffer.
 
 use crate::apu::Apu;
-use crate::cartridge::Cartridge;
+use crate::cartridge::{fnv1a64, Cartridge};
 use crate::cpu::{Code, Countdown, Cpu, CpuBus, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
@@ -24,6 +24,7 @@ use crate::ppu::{Ppu, DOTS_PER_FRAME, IRQ_STAT};
 use crate::serial::Serial;
 use crate::state::{StateReader, StateWriter, Stateful};
 use crate::timer::{Timer, IRQ_TIMER};
+use std::sync::Arc;
 
 pub const WRAM_SIZE: usize = 0x2000;
 pub const HRAM_SIZE: usize = 0x7F;
@@ -83,7 +84,9 @@ pub struct Hardware {
     if_late_at: u64,
     halt_late: u8,
     pub ie: u8,
-    boot_rom: Option<Box<[u8; 256]>>,
+    /// Shared by the machines of one engine and their snapshots (a restore
+    /// copies a pointer, not 256 bytes).
+    boot_rom: Option<Arc<[u8; 256]>>,
     boot_rom_active: bool,
     /// Set when a frame ends (VBlank start, or 70,224 T-cycles with the LCD off).
     pub frame_done: bool,
@@ -92,7 +95,7 @@ pub struct Hardware {
 }
 
 impl Hardware {
-    pub fn new(cart: Cartridge, boot_rom: Option<Box<[u8; 256]>>) -> Hardware {
+    pub fn new(cart: Cartridge, boot_rom: Option<Arc<[u8; 256]>>) -> Hardware {
         let booting = boot_rom.is_some();
         let mut hw = Hardware {
             now: 0,
@@ -704,6 +707,37 @@ impl Hardware {
     }
 }
 
+impl Hardware {
+    /// Whether a machine in the state of `other` may continue as this one:
+    /// one that is still running its boot ROM needs this machine's boot ROM
+    /// (the check `load` makes for state bytes, for in-memory snapshots).
+    pub fn check_boot_rom(&self, other: &Hardware) -> Result<()> {
+        if !other.boot_rom_active {
+            return Ok(());
+        }
+        match (self.boot_rom.as_deref(), other.boot_rom.as_deref()) {
+            (Some(a), Some(b)) if a == b => Ok(()),
+            (None, _) => Err(Error::InvalidState(
+                "the snapshot was taken while a boot ROM was running, but this machine has no \
+                 boot ROM (give the same boot_rom when creating it)"
+                    .into(),
+            )),
+            _ => Err(Error::InvalidState(
+                "the snapshot was taken while a boot ROM was running, and this machine has a \
+                 different boot ROM"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Take `other`'s boot ROM (after `check_boot_rom`): a machine keeps its own.
+    pub fn adopt_boot_rom(&mut self, other: &Hardware) {
+        if !self.boot_rom_active {
+            self.boot_rom.clone_from(&other.boot_rom);
+        }
+    }
+}
+
 impl Stateful for Hardware {
     fn save(&self, w: &mut StateWriter) {
         w.begin_section(b"HW  ");
@@ -716,6 +750,11 @@ impl Stateful for Hardware {
         w.u8(self.dma.copied);
         w.u64(self.dma.block_from);
         w.bool(self.boot_rom_active);
+        if self.boot_rom_active {
+            // Which boot ROM is running: a state saved mid-boot only loads
+            // into a machine with the same one.
+            w.u64(self.boot_rom.as_deref().map_or(0, |b| fnv1a64(b)));
+        }
         w.bool(self.frame_done);
         w.u64(self.frame_start);
         w.end_section();
@@ -738,11 +777,25 @@ impl Stateful for Hardware {
         self.dma.copied = r.u8()?;
         self.dma.block_from = r.u64()?;
         let boot_active = r.bool()?;
-        if boot_active && self.boot_rom.is_none() {
-            return Err(Error::InvalidState(
-                "state was saved while a boot ROM was running, but this GameBoy has no boot ROM"
-                    .into(),
-            ));
+        if boot_active {
+            let saved = r.u64()?;
+            match self.boot_rom.as_deref() {
+                None => {
+                    return Err(Error::InvalidState(
+                        "state was saved while a boot ROM was running, but this machine has no \
+                         boot ROM (give the same boot_rom when creating it)"
+                            .into(),
+                    ))
+                }
+                Some(b) if fnv1a64(b) != saved => {
+                    return Err(Error::InvalidState(
+                        "state was saved while a boot ROM was running, and this machine has a \
+                         different boot ROM"
+                            .into(),
+                    ))
+                }
+                Some(_) => {}
+            }
         }
         self.boot_rom_active = boot_active;
         self.frame_done = r.bool()?;

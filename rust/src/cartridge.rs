@@ -163,7 +163,7 @@ pub struct Cartridge {
 }
 
 /// FNV-1a, 64 bits.
-fn fnv1a64(data: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(data: &[u8]) -> u64 {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
     for &b in data {
         h ^= b as u64;
@@ -191,12 +191,23 @@ impl Cartridge {
         let mut warnings = Vec::new();
         let fingerprint = fnv1a64(&rom);
 
+        // 0x143 = 0xC0: made for the Game Boy Color only (0x80, colour
+        // enhanced, runs on a DMG as designed).
+        if rom[0x143] == 0xC0 {
+            warnings.push(
+                "this ROM is for the Game Boy Color only (header byte 0x143 = 0xC0); emurust \
+                 emulates the DMG, where such games usually show a \"Game Boy Color only\" \
+                 screen or misbehave"
+                    .into(),
+            );
+        }
+
         // Pad to a whole number of banks.
         let file_len = rom.len();
         let rom_len = file_len.div_ceil(ROM_BANK_SIZE) * ROM_BANK_SIZE;
         let rom: Arc<[u8]> = if rom_len != file_len {
             warnings.push(format!(
-                "ROM file is {file_len} bytes, not a multiple of 16 KiB; padded with 0xFF to {rom_len} bytes"
+                "ROM is {file_len} bytes, not a multiple of 16 KiB; padded with 0xFF to {rom_len} bytes"
             ));
             let mut v = Vec::with_capacity(rom_len);
             v.extend_from_slice(&rom);

@@ -14,6 +14,8 @@ pub enum Error {
     InvalidState(String),
     /// An argument is out of range (address, value, button name...).
     InvalidArgument(String),
+    /// Memory for what was asked (e.g. the envs of a batch) could not be had.
+    OutOfMemory(String),
 }
 
 impl fmt::Display for Error {
@@ -22,7 +24,8 @@ impl fmt::Display for Error {
             Error::InvalidRom(m)
             | Error::UnsupportedCartridge(m)
             | Error::InvalidState(m)
-            | Error::InvalidArgument(m) => f.write_str(m),
+            | Error::InvalidArgument(m)
+            | Error::OutOfMemory(m) => f.write_str(m),
         }
     }
 }

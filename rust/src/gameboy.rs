@@ -8,13 +8,13 @@ use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
 use crate::joypad::Button;
 use crate::screen::{Screen, PIXELS};
-use crate::state::{StateReader, StateWriter, Stateful};
+use crate::state::{unseal, StateReader, StateWriter, Stateful};
 
 /// Largest ROM accepted (MBC5's 8 MiB).
 pub const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
 const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
 /// Bump when the state layout changes; older states are rejected by name.
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 
 /// Reject ROMs larger than any Game Boy cartridge (before copying them).
 fn check_rom_size(len: usize) -> Result<()> {
@@ -60,7 +60,7 @@ impl Core {
                         b.len()
                     ))
                 })?;
-                Some(Box::new(arr))
+                Some(Arc::new(arr))
             }
         };
         let regs = if boot.is_some() {
@@ -171,7 +171,14 @@ impl Core {
         self.hw.set_buttons(mask);
     }
 
-    pub fn save(&self, ram: &Ram, w: &mut StateWriter) {
+    /// The machine's state as sealed bytes (see [`crate::state`]).
+    pub fn state_bytes(&self, ram: &Ram) -> Vec<u8> {
+        let mut w = StateWriter::new();
+        self.save(ram, &mut w);
+        w.into_sealed()
+    }
+
+    fn save(&self, ram: &Ram, w: &mut StateWriter) {
         w.raw(STATE_MAGIC);
         w.u32(STATE_VERSION);
         w.u64(self.hw.cart.rom_fingerprint());
@@ -208,6 +215,10 @@ impl Core {
                 "state format version {version} is not supported (this build reads version {STATE_VERSION})"
             )));
         }
+        // After the header (an old version is named, not called corrupt),
+        // before any field is read.
+        let mut r = StateReader::new(unseal(data)?);
+        r.raw(STATE_MAGIC.len() + 4)?;
         let fp = r.u64()?;
         if fp != self.hw.cart.rom_fingerprint() {
             return Err(Error::InvalidState(
@@ -497,9 +508,7 @@ impl GameBoy {
     }
 
     pub fn save_state(&self) -> Vec<u8> {
-        let mut w = StateWriter::new();
-        self.core.save(&self.ram, &mut w);
-        w.into_bytes()
+        self.core.state_bytes(&self.ram)
     }
 
     pub fn load_state(&mut self, data: &[u8]) -> Result<()> {

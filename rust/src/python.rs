@@ -28,8 +28,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyException, PyIndexError, PyOverflowError, PyRuntimeError, PyTypeError, PyUserWarning,
-    PyValueError,
+    PyException, PyIndexError, PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError,
+    PyUserWarning, PyValueError,
 };
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -197,6 +197,7 @@ fn core_error(py: Python<'_>, err: Error) -> PyErr {
         Error::UnsupportedCartridge(m) => UnsupportedCartridgeError::new_err(m),
         Error::InvalidState(m) => InvalidStateError::new_err(m),
         Error::InvalidArgument(m) => invalid_argument(py, m),
+        Error::OutOfMemory(m) => PyMemoryError::new_err(m),
     }
 }
 
@@ -1143,6 +1144,15 @@ impl PyMemory {
     }
 }
 
+/// `state` (save-state bytes whose body verification tooling edited on
+/// purpose) with its checksum recomputed. Not public API.
+#[pyfunction]
+fn _reseal_state<'py>(py: Python<'py>, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let data = bytes_or_bytearray(state, "state")?;
+    let sealed = crate::state::reseal(&data).map_err(|e| core_error(py, e))?;
+    Ok(PyBytes::new(py, &sealed))
+}
+
 /// The native part of EmuRust; use the public `emurust` package instead.
 #[pymodule]
 #[pyo3(name = "_core")]
@@ -1152,6 +1162,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMemory>()?;
     m.add_class::<vec::PyVecGameBoy>()?;
     m.add_class::<vec::PySnapshot>()?;
+    m.add_function(wrap_pyfunction!(_reseal_state, m)?)?;
     m.add("EmuRustError", py.get_type::<EmuRustError>())?;
     m.add("InvalidRomError", py.get_type::<InvalidRomError>())?;
     m.add(

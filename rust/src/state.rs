@@ -21,6 +21,13 @@ impl StateWriter {
         debug_assert!(self.section_start.is_none(), "unterminated section");
         self.buf
     }
+    /// The bytes followed by their checksum (see [`unseal`]).
+    pub fn into_sealed(self) -> Vec<u8> {
+        let mut buf = self.into_bytes();
+        let sum = checksum(&buf);
+        buf.extend_from_slice(&sum.to_le_bytes());
+        buf
+    }
     pub fn u8(&mut self, v: u8) {
         self.buf.push(v);
     }
@@ -60,6 +67,49 @@ impl StateWriter {
         let len = (self.buf.len() - start - 4) as u32;
         self.buf[start..start + 4].copy_from_slice(&len.to_le_bytes());
     }
+}
+
+/// Bytes of the checksum at the end of a sealed state.
+pub const CHECKSUM_LEN: usize = 8;
+
+/// The checksum of a state's bytes (xxh3, 64 bits).
+pub fn checksum(data: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(data)
+}
+
+/// The state bytes of a sealed state (everything before its checksum), or
+/// an error if the checksum does not match them.
+pub fn unseal(data: &[u8]) -> Result<&[u8]> {
+    let Some(body_len) = data.len().checked_sub(CHECKSUM_LEN) else {
+        return Err(Error::InvalidState(format!(
+            "state is truncated: {} bytes is shorter than its checksum",
+            data.len()
+        )));
+    };
+    let (body, tail) = data.split_at(body_len);
+    let stored = u64::from_le_bytes(tail.try_into().expect("split at CHECKSUM_LEN"));
+    let actual = checksum(body);
+    if stored != actual {
+        return Err(Error::InvalidState(format!(
+            "corrupted state: its checksum does not match its contents (stored {stored:016x}, \
+             computed {actual:016x}); the state was damaged or edited after it was saved"
+        )));
+    }
+    Ok(body)
+}
+
+/// `data` (a sealed state whose body was edited on purpose, e.g. by
+/// verification tooling) sealed again with a checksum of its new body.
+pub fn reseal(data: &[u8]) -> Result<Vec<u8>> {
+    let body_len = data.len().checked_sub(CHECKSUM_LEN).ok_or_else(|| {
+        Error::InvalidState(format!(
+            "state is truncated: {} bytes is shorter than its checksum",
+            data.len()
+        ))
+    })?;
+    let mut out = data[..body_len].to_vec();
+    out.extend_from_slice(&checksum(&out).to_le_bytes());
+    Ok(out)
 }
 
 pub struct StateReader<'a> {

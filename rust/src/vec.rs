@@ -19,8 +19,16 @@
 //! (the process id changed; the parent's pool threads do not exist there).
 //! Each env is stepped by one thread from start to end and envs share no
 //! mutable state, so results are bit-identical whatever the thread count.
+//!
+//! A step can be watched ([`VecEngine::step_watched`]): the calling thread
+//! waits for the workers and asks a callback now and then whether to stop
+//! (the Python binding checks for Ctrl-C there). A stopped step leaves
+//! every env at a frame boundary and says how far each got.
 
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -30,7 +38,6 @@ use crate::error::{Error, Result};
 use crate::gameboy::Core;
 use crate::joypad::Button;
 use crate::screen::{DMG_GREYS, HEIGHT, PIXELS, WIDTH};
-use crate::state::StateWriter;
 
 /// Most envs one engine runs.
 pub const MAX_ENVS: usize = 65_536;
@@ -100,7 +107,9 @@ impl ObsMode {
     }
 
     pub fn from_name(name: &str) -> Option<ObsMode> {
-        ObsMode::ALL.into_iter().find(|m| m.name() == name)
+        ObsMode::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(name))
     }
 
     /// Shape of one frame.
@@ -193,9 +202,7 @@ impl Snapshot {
 
     /// The machine state as bytes (as [`VecEngine::save_state`] gives it).
     pub fn save_state(&self) -> Vec<u8> {
-        let mut w = StateWriter::new();
-        self.core.save(&self.ram, &mut w);
-        w.into_bytes()
+        self.core.state_bytes(&self.ram)
     }
 
     /// Bytes of memory the snapshot holds.
@@ -313,18 +320,69 @@ struct StepParams<'a> {
     tables: &'a Tables,
 }
 
+/// How far the envs of a stopped step got (see [`VecEngine::step_watched`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StepProgress {
+    /// Envs that ran the whole step (their observations are new).
+    pub finished: usize,
+    /// Envs stopped part-way, at a frame boundary (observations not updated).
+    pub partial: usize,
+    /// Envs that did not run a frame.
+    pub not_started: usize,
+}
+
+/// How a watched step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepEnd {
+    Done,
+    /// The watcher asked to stop; RAM rows and copies out were not updated.
+    Stopped(StepProgress),
+}
+
+/// Counts of envs by how far they got, shared by the workers.
+#[derive(Default)]
+struct Tally {
+    finished: AtomicUsize,
+    partial: AtomicUsize,
+}
+
 impl StepParams<'_> {
     /// Press `mask` for `hold_frames` frames, release for the rest, draw the
-    /// last frame and push it onto the env's observation stack.
-    fn step_env(&self, core: &mut Core, ram: &mut Ram, mask: u8, obs: &mut [u8]) {
-        core.set_buttons(if self.hold_frames > 0 { mask } else { 0 });
+    /// last frame and push it onto the env's observation stack. `stop` is
+    /// asked before every frame; when it says yes the env is left at that
+    /// frame boundary and its observation is not pushed. Returns the frames
+    /// run.
+    #[inline]
+    fn step_env(
+        &self,
+        core: &mut Core,
+        ram: &mut Ram,
+        mask: u8,
+        obs: &mut [u8],
+        stop: &impl Fn() -> bool,
+    ) -> u32 {
         for f in 0..self.frame_skip {
-            if f == self.hold_frames && f > 0 {
+            if stop() {
+                return f;
+            }
+            if f == 0 {
+                core.set_buttons(if self.hold_frames > 0 { mask } else { 0 });
+            } else if f == self.hold_frames {
                 core.set_buttons(0);
             }
             core.run_frame(ram, f + 1 == self.frame_skip);
         }
         self.push_frame(core, obs);
+        self.frame_skip
+    }
+
+    /// Count an env's step in `tally` (frames run out of `frame_skip`).
+    fn count(&self, tally: &Tally, frames: u32) {
+        if frames == self.frame_skip {
+            tally.finished.fetch_add(1, Ordering::Relaxed);
+        } else if frames > 0 {
+            tally.partial.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Shift the stack one frame towards the front and write the current
@@ -357,7 +415,7 @@ fn gather(core: &Core, ram: &Ram, addresses: &[u16], out: &mut [u8]) {
 fn try_vec<T: Clone>(len: usize, value: T, what: &str) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| {
-        Error::InvalidArgument(format!(
+        Error::OutOfMemory(format!(
             "cannot allocate {what} ({len} x {} bytes); use fewer envs or a smaller observation",
             std::mem::size_of::<T>()
         ))
@@ -384,7 +442,12 @@ struct Buffers<'a> {
 impl Buffers<'_> {
     /// On the current rayon pool: each env is one task, stepped start to end
     /// by one thread.
-    fn step_parallel(self, params: &StepParams<'_>) {
+    fn step_parallel(
+        self,
+        params: &StepParams<'_>,
+        stop: &(impl Fn() -> bool + Sync),
+        tally: &Tally,
+    ) {
         let obs_len = self.obs.len() / self.cores.len();
         // One env per task: envs in different game states differ several
         // times over in cost (a halted game against one that redraws), and
@@ -401,7 +464,13 @@ impl Buffers<'_> {
             .enumerate()
             .with_max_len(1)
             .filter(|(i, _)| stepped(*i))
-            .for_each(|(_, (((core, ram), obs), &mask))| params.step_env(core, ram, mask, obs));
+            .for_each(|(_, (((core, ram), obs), &mask))| {
+                let frames = params.step_env(core, ram, mask, obs, stop);
+                params.count(tally, frames);
+            });
+        if stop() {
+            return;
+        }
         let n = self.addresses.len();
         if n > 0 {
             self.ram_obs
@@ -422,7 +491,7 @@ impl Buffers<'_> {
     }
 
     /// The same work in the calling thread (`num_threads == 1`).
-    fn step_sequential(self, params: &StepParams<'_>) {
+    fn step_sequential(self, params: &StepParams<'_>, stop: &impl Fn() -> bool, tally: &Tally) {
         let obs_len = self.obs.len() / self.cores.len();
         let active = self.active;
         let stepped = |i: usize| active.is_none_or(|a| a[i]);
@@ -435,7 +504,11 @@ impl Buffers<'_> {
             .enumerate()
             .filter(|(i, _)| stepped(*i))
         {
-            params.step_env(core, ram, mask, obs);
+            let frames = params.step_env(core, ram, mask, obs, stop);
+            params.count(tally, frames);
+            if frames < params.frame_skip {
+                return;
+            }
         }
         let n = self.addresses.len();
         if n > 0 {
@@ -563,13 +636,15 @@ impl VecEngine {
             core.hw.ppu.clear_frame();
         }
         let initial = match config.initial_snapshot {
-            Some(snap) => {
+            Some(mut snap) => {
                 if snap.core.hw.cart.rom_fingerprint() != core.hw.cart.rom_fingerprint() {
                     return Err(Error::InvalidState(
                         "the initial snapshot was taken from a machine running a different ROM"
                             .into(),
                     ));
                 }
+                core.hw.check_boot_rom(&snap.core.hw)?;
+                snap.core.hw.adopt_boot_rom(&core.hw);
                 snap
             }
             None => Snapshot { core, ram },
@@ -579,6 +654,25 @@ impl VecEngine {
         let obs_len = num_envs
             .checked_mul(config.frame_stack * frame_len)
             .ok_or_else(|| Error::InvalidArgument("observation buffer too large".into()))?;
+        // Everything the envs will hold, asked for at once before any of it
+        // is built: the machines' own allocations (VRAM, frames...) are made
+        // by cloning, which cannot fail gracefully, so a batch too large for
+        // the memory available is refused here instead of aborting halfway.
+        let per_env = core_heap_bytes(&initial.core)
+            + RAM_SIZE
+            + config.frame_stack * frame_len
+            + config.ram_addresses.len()
+            + 1;
+        let total = per_env.saturating_mul(num_envs);
+        let mut probe: Vec<u8> = Vec::new();
+        probe.try_reserve_exact(total).map_err(|_| {
+            Error::OutOfMemory(format!(
+                "cannot allocate {num_envs} envs: they need about {} MiB ({per_env} bytes each); \
+                 use fewer envs or a smaller observation",
+                total.div_ceil(1 << 20)
+            ))
+        })?;
+        drop(probe);
         let obs = try_vec(obs_len, 0u8, "the observation buffer")?;
         let ram_obs = try_vec(
             num_envs * config.ram_addresses.len(),
@@ -589,7 +683,7 @@ impl VecEngine {
         let mut cores = Vec::new();
         cores
             .try_reserve_exact(num_envs)
-            .map_err(|_| Error::InvalidArgument(format!("cannot allocate {num_envs} machines")))?;
+            .map_err(|_| Error::OutOfMemory(format!("cannot allocate {num_envs} machines")))?;
         cores.extend((0..num_envs).map(|_| initial.core.clone()));
 
         let mut engine = VecEngine {
@@ -617,6 +711,12 @@ impl VecEngine {
 
     pub fn num_envs(&self) -> usize {
         self.cores.len()
+    }
+
+    /// Problems found loading the ROM that did not stop it (as
+    /// [`crate::GameBoy::warnings`] reports them).
+    pub fn warnings(&self) -> &[String] {
+        self.initial.core.hw.cart.warnings()
     }
 
     pub fn num_threads(&self) -> usize {
@@ -845,6 +945,38 @@ impl VecEngine {
         obs_out: Option<&mut [u8]>,
         ram_out: Option<&mut [u8]>,
     ) -> Result<()> {
+        self.step_inner(actions, active, obs_out, ram_out, None)
+            .map(|_| ())
+    }
+
+    /// [`VecEngine::step_masked`], watched: while the envs run, the calling
+    /// thread calls `watch` about every `interval` (between frames when the
+    /// engine steps in the calling thread); once it returns true every env
+    /// stops at its next frame boundary and the step ends early, with
+    /// [`StepEnd::Stopped`] saying how far the envs got. A stopped step
+    /// updates the observations of the envs that finished only, and neither
+    /// the RAM rows nor `obs_out`/`ram_out`. Results of a step that is not
+    /// stopped are the same as [`VecEngine::step_masked`]'s.
+    pub fn step_watched(
+        &mut self,
+        actions: &[u8],
+        active: Option<&[bool]>,
+        obs_out: Option<&mut [u8]>,
+        ram_out: Option<&mut [u8]>,
+        watch: &mut dyn FnMut() -> bool,
+        interval: Duration,
+    ) -> Result<StepEnd> {
+        self.step_inner(actions, active, obs_out, ram_out, Some((watch, interval)))
+    }
+
+    fn step_inner(
+        &mut self,
+        actions: &[u8],
+        active: Option<&[bool]>,
+        obs_out: Option<&mut [u8]>,
+        ram_out: Option<&mut [u8]>,
+        watch: Option<(&mut dyn FnMut() -> bool, Duration)>,
+    ) -> Result<StepEnd> {
         self.check_out(obs_out.as_deref(), ram_out.as_deref())?;
         self.load_masks(actions, active)?;
         let parallel = self.num_threads > 1;
@@ -859,6 +991,7 @@ impl VecEngine {
             frame_len: self.mode.frame_len(),
             tables: &self.tables,
         };
+        let stepped = active.map_or(self.cores.len(), |a| a.iter().filter(|&&x| x).count());
         let bufs = Buffers {
             cores: &mut self.cores,
             rams: &mut self.rams,
@@ -870,11 +1003,66 @@ impl VecEngine {
             obs_out,
             ram_out,
         };
-        match self.pool.as_ref().filter(|_| parallel) {
-            Some(p) => p.pool.install(|| bufs.step_parallel(&params)),
-            None => bufs.step_sequential(&params),
+        let tally = Tally::default();
+        let pool = self.pool.as_ref().filter(|_| parallel).map(|p| &p.pool);
+        let stopped = match (pool, watch) {
+            (Some(pool), None) => {
+                pool.install(|| bufs.step_parallel(&params, &|| false, &tally));
+                false
+            }
+            (None, None) => {
+                bufs.step_sequential(&params, &|| false, &tally);
+                false
+            }
+            (Some(pool), Some((watch, interval))) => {
+                // The workers run the step; this thread waits, waking every
+                // `interval` to ask `watch`, and raises `stop` for them.
+                let stop = AtomicBool::new(false);
+                let done = AtomicBool::new(false);
+                let waiter = std::thread::current();
+                pool.in_place_scope(|scope| {
+                    scope.spawn(|_| {
+                        bufs.step_parallel(&params, &|| stop.load(Ordering::Relaxed), &tally);
+                        done.store(true, Ordering::Release);
+                        waiter.unpark();
+                    });
+                    while !done.load(Ordering::Acquire) {
+                        std::thread::park_timeout(interval);
+                        if !done.load(Ordering::Acquire) && !stop.load(Ordering::Relaxed) && watch()
+                        {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                });
+                stop.into_inner()
+            }
+            (None, Some((watch, interval))) => {
+                // Stepped in this thread: `watch` is asked between frames,
+                // once `interval` has passed since it was last asked.
+                let stop = Cell::new(false);
+                let last = Cell::new(Instant::now());
+                let watch = RefCell::new(watch);
+                let check = || {
+                    if !stop.get() && last.get().elapsed() >= interval {
+                        last.set(Instant::now());
+                        stop.set((watch.borrow_mut())());
+                    }
+                    stop.get()
+                };
+                bufs.step_sequential(&params, &check, &tally);
+                stop.get()
+            }
+        };
+        if !stopped {
+            return Ok(StepEnd::Done);
         }
-        Ok(())
+        let finished = tally.finished.into_inner();
+        let partial = tally.partial.into_inner();
+        Ok(StepEnd::Stopped(StepProgress {
+            finished,
+            partial,
+            not_started: stepped - finished - partial,
+        }))
     }
 
     fn check_out(&self, obs_out: Option<&[u8]>, ram_out: Option<&[u8]>) -> Result<()> {
@@ -997,7 +1185,11 @@ impl VecEngine {
                 "snapshot was taken from an engine running a different ROM".into(),
             ));
         }
+        // Every way into an env checks what `load_state` checks: a machine
+        // still running a boot ROM needs this engine's boot ROM.
+        self.initial.core.hw.check_boot_rom(&snap.core.hw)?;
         self.cores[i].clone_from(&snap.core);
+        self.cores[i].hw.adopt_boot_rom(&self.initial.core.hw);
         self.rams[i] = *snap.ram;
         self.refresh_obs(i);
         Ok(())
@@ -1007,9 +1199,7 @@ impl VecEngine {
     /// so either can load the other's).
     pub fn save_state(&self, i: usize) -> Result<Vec<u8>> {
         self.check_env(i)?;
-        let mut w = StateWriter::new();
-        self.cores[i].save(&self.rams[i], &mut w);
-        Ok(w.into_bytes())
+        Ok(self.cores[i].state_bytes(&self.rams[i]))
     }
 
     /// Load a state into env `i`; a state that does not load leaves the env

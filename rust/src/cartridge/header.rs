@@ -200,7 +200,7 @@ pub fn kib(n: usize) -> String {
 pub fn check_file(rom: &[u8]) -> Result<CartType> {
     if rom.len() < MIN_ROM_FILE {
         return Err(Error::InvalidRom(format!(
-            "ROM file is {} bytes, shorter than the {} (0x{:X}) bytes needed for a cartridge header",
+            "ROM is {} bytes, shorter than the {} (0x{:X}) bytes needed for a cartridge header",
             rom.len(),
             MIN_ROM_FILE,
             MIN_ROM_FILE
@@ -208,7 +208,7 @@ pub fn check_file(rom: &[u8]) -> Result<CartType> {
     }
     if rom.len() > MAX_ROM_FILE {
         return Err(Error::InvalidRom(format!(
-            "ROM file is {} bytes, larger than the 8 MiB ({} bytes) maximum",
+            "ROM is {} bytes, larger than the 8 MiB ({} bytes) maximum",
             rom.len(),
             MAX_ROM_FILE
         )));

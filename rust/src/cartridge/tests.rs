@@ -237,7 +237,7 @@ fn warning_padding() {
     v.truncate(40000);
     let c = cart(v);
     assert_eq!(c.rom_banks(), 3);
-    assert!(has_warning(&c, "ROM file is 40000 bytes"));
+    assert!(has_warning(&c, "ROM is 40000 bytes"));
     assert!(has_warning(
         &c,
         "header says 64 KiB (ROM size code 0x01), file has 48 KiB"

@@ -7,24 +7,28 @@
 //! for the duration of the call.
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use numpy::{
     BorrowError, Element, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn,
     PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
 use super::buffers::{self, VecBuffer, ViewCache};
 use super::{
     as_int, bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address,
-    invalid_argument, no_panic, short_sequence, type_name, BOOT_ROM_SIZE, MAX_ROM_SIZE,
+    invalid_argument, no_panic, short_sequence, type_name, EmuRustWarning, BOOT_ROM_SIZE,
+    MAX_ROM_SIZE,
 };
 use crate::joypad::Button;
 use crate::vec::{
-    ObsMode, Snapshot, VecConfig, VecEngine, MAX_ACTIONS, MAX_FRAME_SKIP, MAX_FRAME_STACK,
-    MAX_RAM_ADDRESSES, MAX_THREADS,
+    ObsMode, Snapshot, StepEnd, StepProgress, VecConfig, VecEngine, MAX_ACTIONS, MAX_FRAME_SKIP,
+    MAX_FRAME_STACK, MAX_RAM_ADDRESSES, MAX_THREADS,
 };
 
 /// Button names in the order `emurust.BUTTONS` lists them (the order used
@@ -167,6 +171,11 @@ fn vector_arg<'py>(
     expected: &str,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     let py = obj.py();
+    if obj.is_none() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be {expected} of shape ({n},), not None"
+        )));
+    }
     let array = match obj.cast::<PyUntypedArray>() {
         Ok(a) => a.clone(),
         Err(_) => {
@@ -222,6 +231,43 @@ fn actions_arg(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<u8>) -> PyResult<
         out.push(byte);
     }
     Ok(())
+}
+
+/// How often a step on the main thread checks for signals (Ctrl-C).
+const SIGNAL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
+/// Whether this is the interpreter's main thread (where signal handlers run).
+fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    static MAIN: PyOnceLock<u64> = PyOnceLock::new();
+    let main = MAIN.get_or_try_init(py, || -> PyResult<u64> {
+        py.import(intern!(py, "threading"))?
+            .call_method0(intern!(py, "main_thread"))?
+            .getattr(intern!(py, "ident"))?
+            .extract()
+    })?;
+    let this: u64 = py
+        .import(intern!(py, "_thread"))?
+        .call_method0(intern!(py, "get_ident"))?
+        .extract()?;
+    Ok(this == *main)
+}
+
+/// The exception a signal handler raised during a step (KeyboardInterrupt
+/// for Ctrl-C), with a note (Python 3.11+) saying what state the batch is in.
+fn interrupted(py: Python<'_>, err: PyErr, p: StepProgress) -> PyErr {
+    let note = format!(
+        "VecGameBoy.step was interrupted: {} env(s) finished the step, {} stopped part-way \
+         (at a frame boundary, buttons as the step left them), {} did not start. \
+         Observations were updated for the finished envs only; the RAM rows and any obs=/ram= \
+         buffers were not. Each env is a consistent machine: step again, reset or restore it.",
+        p.finished, p.partial, p.not_started
+    );
+    let value = err.value(py);
+    if value.hasattr(intern!(py, "add_note")).unwrap_or(false) {
+        // A failure to attach the note must not hide the interrupt itself.
+        let _ = value.call_method1(intern!(py, "add_note"), (note,));
+    }
+    err
 }
 
 /// A bool array of shape (n,).
@@ -604,6 +650,13 @@ impl PyVecGameBoy {
             .detach(|| no_panic(|| VecEngine::new(rom, num_envs, config)))
             .map_err(|msg| internal_error(&msg))?;
         let engine = built.map_err(|e| core_error(py, e))?;
+        // As `emurust.GameBoy` does (from Python): each problem that did not
+        // stop loading becomes an `EmuRustWarning` at the caller's line.
+        for message in engine.warnings() {
+            let text = std::ffi::CString::new(message.replace('\0', " "))
+                .expect("NUL bytes were replaced");
+            PyErr::warn(py, &py.get_type::<EmuRustWarning>(), &text, 1)?;
+        }
         Ok(PyVecGameBoy {
             state: Mutex::new(State {
                 engine,
@@ -711,9 +764,41 @@ impl PyVecGameBoy {
             let engine = &mut state.engine;
             let acts = &state.actions;
             let active = active.as_deref();
-            let result =
-                py.detach(|| no_panic(|| engine.step_masked(acts, active, obs_slice, ram_slice)));
-            check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))?;
+            // Ctrl-C reaches the main thread only: there the step is watched
+            // (signals checked every SIGNAL_CHECK_INTERVAL), elsewhere it
+            // runs unwatched.
+            let result = if on_main_thread(py)? {
+                let mut raised: Option<PyErr> = None;
+                let mut watch = || match Python::attach(|py| py.check_signals()) {
+                    Ok(()) => false,
+                    Err(e) => {
+                        raised = Some(e);
+                        true
+                    }
+                };
+                let result = py.detach(|| {
+                    no_panic(|| {
+                        engine.step_watched(
+                            acts,
+                            active,
+                            obs_slice,
+                            ram_slice,
+                            &mut watch,
+                            SIGNAL_CHECK_INTERVAL,
+                        )
+                    })
+                });
+                let end = check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))?;
+                if let (StepEnd::Stopped(progress), Some(err)) = (end, raised) {
+                    return Err(interrupted(py, err, progress));
+                }
+                Ok(())
+            } else {
+                let result = py
+                    .detach(|| no_panic(|| engine.step_masked(acts, active, obs_slice, ram_slice)));
+                check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))
+            };
+            result?;
         }
         match obs {
             Some(o) => Ok(o.clone()),
@@ -748,6 +833,14 @@ impl PyVecGameBoy {
     #[getter]
     fn hram<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
         buffers::view(slf, VecBuffer::Hram)
+    }
+
+    /// Problems found loading the ROM that did not stop it (a bad header
+    /// checksum, a padded short ROM...), also emitted as `EmuRustWarning`s
+    /// when the engine was created.
+    #[getter]
+    fn warnings(&self) -> PyResult<Vec<String>> {
+        self.read(|e| e.warnings().to_vec())
     }
 
     #[getter]
