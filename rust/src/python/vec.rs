@@ -16,7 +16,6 @@ use numpy::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
 use super::buffers::{self, VecBuffer, ViewCache};
@@ -65,6 +64,9 @@ struct State {
     broken: Option<String>,
     /// The step's actions, copied out of the caller's array (reused).
     actions: Vec<u8>,
+    /// Wall time per env-frame of the last step, per thread (ns; 0 before
+    /// the first): predicts whether a step is long enough to watch.
+    ns_per_env_frame: f64,
 }
 
 impl State {
@@ -233,23 +235,33 @@ fn actions_arg(obj: &Bound<'_, PyAny>, n: usize, out: &mut Vec<u8>) -> PyResult<
     Ok(())
 }
 
-/// How often a step on the main thread checks for signals (Ctrl-C).
+/// How often a watched step checks for signals (Ctrl-C).
 const SIGNAL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
+/// Steps predicted to take longer than this (20 ms) are watched.
+const WATCH_AFTER_NS: f64 = 20e6;
+
+thread_local! {
+    /// Whether this OS thread is the interpreter's main thread (asked once).
+    static ON_MAIN_THREAD: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
 
 /// Whether this is the interpreter's main thread (where signal handlers run).
 fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
-    static MAIN: PyOnceLock<u64> = PyOnceLock::new();
-    let main = MAIN.get_or_try_init(py, || -> PyResult<u64> {
-        py.import(intern!(py, "threading"))?
-            .call_method0(intern!(py, "main_thread"))?
-            .getattr(intern!(py, "ident"))?
-            .extract()
-    })?;
+    if let Some(known) = ON_MAIN_THREAD.with(|c| c.get()) {
+        return Ok(known);
+    }
+    let main: u64 = py
+        .import(intern!(py, "threading"))?
+        .call_method0(intern!(py, "main_thread"))?
+        .getattr(intern!(py, "ident"))?
+        .extract()?;
     let this: u64 = py
         .import(intern!(py, "_thread"))?
         .call_method0(intern!(py, "get_ident"))?
         .extract()?;
-    Ok(this == *main)
+    ON_MAIN_THREAD.with(|c| c.set(Some(this == main)));
+    Ok(this == main)
 }
 
 /// The exception a signal handler raised during a step (KeyboardInterrupt
@@ -662,6 +674,7 @@ impl PyVecGameBoy {
                 engine,
                 broken: None,
                 actions: Vec::new(),
+                ns_per_env_frame: 0.0,
             }),
             views: ViewCache::default(),
         })
@@ -764,10 +777,18 @@ impl PyVecGameBoy {
             let engine = &mut state.engine;
             let acts = &state.actions;
             let active = active.as_deref();
-            // Ctrl-C reaches the main thread only: there the step is watched
-            // (signals checked every SIGNAL_CHECK_INTERVAL), elsewhere it
-            // runs unwatched.
-            let result = if on_main_thread(py)? {
+            // Ctrl-C reaches the main thread only: there a step that may
+            // take longer than WATCH_AFTER (by the last step's speed) is
+            // watched, signals checked every SIGNAL_CHECK_INTERVAL. Short
+            // steps, the usual RL ones, and steps in other threads run
+            // unwatched, at no cost.
+            let env_frames = active.map_or(n, |a| a.iter().filter(|&&x| x).count()) as f64
+                * f64::from(engine.frame_skip())
+                / engine.num_threads() as f64;
+            let predicted = state.ns_per_env_frame * env_frames;
+            let long = state.ns_per_env_frame == 0.0 || predicted >= WATCH_AFTER_NS;
+            let started = std::time::Instant::now();
+            let result = if long && on_main_thread(py)? {
                 let mut raised: Option<PyErr> = None;
                 let mut watch = || match Python::attach(|py| py.check_signals()) {
                     Ok(()) => false,
@@ -799,6 +820,9 @@ impl PyVecGameBoy {
                 check_panic(&mut state.broken, result)?.map_err(|e| core_error(py, e))
             };
             result?;
+            if env_frames > 0.0 {
+                state.ns_per_env_frame = started.elapsed().as_nanos() as f64 / env_frames;
+            }
         }
         match obs {
             Some(o) => Ok(o.clone()),
