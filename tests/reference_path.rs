@@ -419,3 +419,64 @@ fn events_moved_by_a_slow_access_match_the_reference_path() {
     assert!(fast.registers().d > 10);
     assert_ne!(fast.peek(0xC07F), 0);
 }
+
+/// A ROM that waits in jumps to themselves (`IdleLoop` in `cpu/runs.rs`,
+/// whose turns the fast path skips up to the next event): `JP self` in bank
+/// 0 and in bank 1 and `JR -2`, each with interrupts on, left only through a
+/// timer interrupt every 131,072 T-cycles whose handler logs DIV and moves
+/// the return address on to the next loop after 60, 120 and 180 interrupts;
+/// then `DI; JR -2`, which nothing leaves. VBlank interrupts are counted
+/// too. An interrupt taken a turn early or late shows in the cycle count
+/// and registers that `compare_rom` checks every frame.
+fn idle_loops_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 0x8000];
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x40, &[0xC3, 0x00, 0x03]); // VBlank: JP 0x0300
+    put(0x50, &[0xC3, 0x10, 0x03]); // Timer: JP 0x0310
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // Entry: NOP; JP 0x0150
+    put(
+        0x150,
+        &[
+            0x31, 0xFE, 0xDF, // LD SP,0xDFFE
+            0x3E, 0x04, 0xE0, 0x07, // TAC = 4: 4,096 Hz
+            0x3E, 0x80, 0xE0, 0x06, // TMA = 0x80: overflow every 131,072 T-cycles
+            0x3E, 0x05, 0xE0, 0xFF, // IE = VBlank | timer
+            0xFB, // EI
+            0xC3, 0x00, 0x02, // JP 0x0200
+        ],
+    );
+    put(0x200, &[0xC3, 0x00, 0x02]); // 1: JP 0x0200 (itself)
+    put(0x4100, &[0xC3, 0x00, 0x41]); // 2: JP 0x4100 (itself, bank 1)
+    put(0x220, &[0x18, 0xFE]); // 3: JR -2
+    put(0x230, &[0xF3, 0x18, 0xFE]); // 4: DI; JR -2
+                                     // VBlank handler: WRAM 0xC001 += 1.
+    put(0x300, &[0xFA, 0x01, 0xC0, 0x3C, 0xEA, 0x01, 0xC0, 0xD9]);
+    // Timer handler: count at 0xC000, DIV logged at 0xC100 + count; at
+    // counts 60, 120 and 180 it returns to the next loop instead.
+    put(
+        0x310,
+        &[
+            0xFA, 0x00, 0xC0, 0x3C, 0xEA, 0x00, 0xC0, // count += 1
+            0x6F, 0x26, 0xC1, 0xF0, 0x04, 0x77, // (0xC100 + count) = DIV
+            0x7D, // LD A,L
+            0xFE, 60, 0x28, 0x09, // CP 60; JR Z,0x032B
+            0xFE, 120, 0x28, 0x0A, // CP 120; JR Z,0x0330
+            0xFE, 180, 0x28, 0x0B, // CP 180; JR Z,0x0335
+            0xD9, // RETI
+            0x21, 0x00, 0x41, 0x18, 0x08, // 0x032B: LD HL,0x4100; JR 0x0338
+            0x21, 0x20, 0x02, 0x18, 0x03, // 0x0330: LD HL,0x0220; JR 0x0338
+            0x21, 0x30, 0x02, // 0x0335: LD HL,0x0230
+            0xD1, 0xE5, 0xD9, // 0x0338: POP DE; PUSH HL; RETI
+        ],
+    );
+    rom
+}
+
+#[test]
+fn idle_loops_match_the_reference_path() {
+    let fast = compare_rom("idle-loop ROM", &idle_loops_rom(), 420, |_, _| {});
+    // Every phase ran: 180 timer interrupts, then none (DI).
+    assert_eq!(fast.peek(0xC000), 180);
+    assert_ne!(fast.peek(0xC001), 0, "no VBlank interrupt taken");
+    assert_eq!(fast.registers().pc, 0x231);
+}

@@ -16,7 +16,9 @@
 
 use crate::apu::Apu;
 use crate::cartridge::{fnv1a64, Cartridge};
-use crate::cpu::{Code, Countdown, Cpu, CpuBus, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
+use crate::cpu::{
+    Code, Countdown, Cpu, CpuBus, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES,
+};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
@@ -962,6 +964,11 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                         run.skip_poll_turns(&mut cpu, off);
                         POLL_CYCLES
                     }
+                    None if run.code.runs.idle_at(off) => {
+                        run.skip_idle_turns(&cpu, off);
+                        // Then the jump itself, as a run of one.
+                        0
+                    }
                     None => break Some(Straight::Step),
                 };
                 // Every tick of the run, its last instruction at its
@@ -1213,6 +1220,29 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             *cpu = after;
             self.now += turns * turn;
         }
+    }
+
+    /// A jump to itself at ROM byte offset `off` (an [`IdleLoop`], with the
+    /// CPU running and no interrupt to take): skip its turns that end, with
+    /// an instruction's margin, before the next event, the only thing that
+    /// can raise an interrupt to leave it. A turn only fetches its own ROM
+    /// bytes, so nothing else happens meanwhile; every component catches up
+    /// lazily. Not while an OAM DMA runs (its bus conflict changes what
+    /// the fetches read). The reference path runs every turn.
+    #[inline(never)]
+    fn skip_idle_turns(&mut self, cpu: &Cpu, off: usize) {
+        let rom = &self.code.rom;
+        let Some(idle) = rom
+            .get(off..(off + 3).min(rom.len()))
+            .and_then(|b| IdleLoop::decode(b, cpu.pc()))
+        else {
+            return;
+        };
+        if self.hw.dma.copied < 160 {
+            return;
+        }
+        let turn = 4 * idle.turn_cycles;
+        self.now += self.time_to_skip() / turn * turn;
     }
 
     /// HRAM code where the interpreter rechecks (after a jump or call into

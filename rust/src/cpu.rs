@@ -21,7 +21,7 @@ mod trace;
 
 #[cfg(test)]
 use runs::{max_cycles, run_role, RunRole, RunTable};
-pub(crate) use runs::{Code, Countdown, PollLoop, POLL_CYCLES, POLL_TURN_CYCLES};
+pub(crate) use runs::{Code, Countdown, IdleLoop, PollLoop, POLL_CYCLES, POLL_TURN_CYCLES};
 pub use trace::{instruction_length, DiagBus, Diagnostics, Fault, StepKind, TraceEntry};
 
 use crate::error::{Error, Result};

@@ -138,6 +138,37 @@ const NO_RUN: u8 = 0xFF;
 /// three instructions, [`POLL_CYCLES`] M-cycles before the jump back).
 const POLL: u8 = 0xFE;
 
+/// A [`RunTable`] entry where a jump to itself may start (see
+/// [`IdleLoop`]); the lowest special entry.
+const IDLE: u8 = 0xFD;
+
+/// A jump to itself: `JR -2`, or `JP nn` whose target is its own address
+/// (checked against PC when it runs: a ROM offset can be mapped at more
+/// than one address). Nothing but an interrupt can leave it, and it touches
+/// nothing but PC (which stays put): turns that end before the next event,
+/// the only thing that can raise an interrupt, are skipped at once
+/// (`Bus::skip_idle_turns`). Games that do their work in interrupt handlers
+/// wait in one; cpu_instrs ends in one with interrupts off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdleLoop {
+    /// M-cycles of one turn: 3 (JR) or 4 (JP).
+    pub turn_cycles: u64,
+}
+
+impl IdleLoop {
+    /// The jump to itself made of the bytes `b` (up to three) at address
+    /// `pc`, if they are one.
+    pub fn decode(b: &[u8], pc: u16) -> Option<IdleLoop> {
+        match *b {
+            [0x18, 0xFE, ..] => Some(IdleLoop { turn_cycles: 3 }),
+            [0xC3, lo, hi, ..] if u16::from_le_bytes([lo, hi]) == pc => {
+                Some(IdleLoop { turn_cycles: 4 })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// M-cycles of a poll loop's instructions before its jump back:
 /// `LDH A,(n)` (3) and the test (2).
 pub const POLL_CYCLES: u32 = 5;
@@ -279,6 +310,15 @@ impl RunTable {
                     entries[off] = POLL;
                 }
             }
+            // Jumps to themselves, at the address this bank is usually
+            // mapped at (the skip checks the real PC).
+            for off in bank..end.saturating_sub(1) {
+                let usual = if off < BANK { off } else { BANK | (off % BANK) };
+                let b = &rom[off..(off + 3).min(end)];
+                if IdleLoop::decode(b, usual as u16).is_some() {
+                    entries[off] = IDLE;
+                }
+            }
         }
         RunTable { entries }
     }
@@ -295,7 +335,7 @@ impl RunTable {
         };
         if run_role(op) == RunRole::Plain && off + len < end {
             let after = entries[off + len];
-            if after < POLL && (cycles + after) as u32 <= MAX_RUN_CYCLES {
+            if after < IDLE && (cycles + after) as u32 <= MAX_RUN_CYCLES {
                 // This instruction, then the run after it.
                 return cycles + after;
             }
@@ -309,9 +349,16 @@ impl RunTable {
     #[inline(always)]
     pub fn at(&self, off: usize) -> Option<u32> {
         match self.entries.get(off) {
-            Some(&e) if e < POLL => Some(e as u32),
+            Some(&e) if e < IDLE => Some(e as u32),
             _ => None,
         }
+    }
+
+    /// Whether a jump to itself may start at ROM byte offset `off` (where
+    /// `at` answers `None`; [`IdleLoop::decode`] with PC decides).
+    #[inline]
+    pub fn idle_at(&self, off: usize) -> bool {
+        self.entries.get(off) == Some(&IDLE)
     }
 
     /// Whether a [`PollLoop`] starts at ROM byte offset `off` (where `at`

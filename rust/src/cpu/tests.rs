@@ -630,3 +630,35 @@ fn countdown_skips_match_execution() {
     assert_eq!(Countdown::decode(&[0x3D, 0x20, 0xFC]), None);
     assert_eq!(Countdown::decode(&[0x3E, 0x05, 0x3D, 0x20]), None);
 }
+
+#[test]
+fn idle_loops_in_the_run_table() {
+    use super::runs::IdleLoop;
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x200..0x202].copy_from_slice(&[0x18, 0xFE]); // JR -2
+    rom[0x210..0x213].copy_from_slice(&[0xC3, 0x10, 0x02]); // JP 0x0210 (itself)
+    rom[0x4100..0x4103].copy_from_slice(&[0xC3, 0x00, 0x41]); // JP 0x4100 in bank 1
+                                                              // Not idle loops: JR -3, a JP elsewhere, JP to bank 1's address from bank 0.
+    rom[0x300..0x302].copy_from_slice(&[0x18, 0xFD]);
+    rom[0x310..0x313].copy_from_slice(&[0xC3, 0x00, 0x03]);
+    rom[0x320..0x323].copy_from_slice(&[0xC3, 0x20, 0x43]);
+    let table = RunTable::new(&rom);
+    for off in [0x200, 0x210, 0x4100] {
+        assert!(table.idle_at(off), "{off:#x}");
+        assert_eq!(table.at(off), None, "{off:#x}");
+    }
+    for off in [0x300, 0x310, 0x320] {
+        assert!(!table.idle_at(off), "{off:#x}");
+        assert!(table.at(off).is_some(), "{off:#x}");
+    }
+    // Decided by PC when it runs: the same bytes mapped elsewhere are not one.
+    assert_eq!(
+        IdleLoop::decode(&rom[0x4100..0x4103], 0x4100),
+        Some(IdleLoop { turn_cycles: 4 })
+    );
+    assert_eq!(IdleLoop::decode(&rom[0x4100..0x4103], 0x0100), None);
+    assert_eq!(
+        IdleLoop::decode(&rom[0x200..0x202], 0x1234),
+        Some(IdleLoop { turn_cycles: 3 })
+    );
+}
