@@ -4,9 +4,13 @@ Both emulators run the SAME ROMs in the SAME process, pinned to ONE core, in alt
 timed runs (emurust, PyBoy, emurust, PyBoy, ...) so that machine noise hits both alike;
 the median of the repetitions is reported. Modes: headless, rendering every frame, and an
 RL step (button held 8 frames, 24 frames run, grey screen and 8 RAM bytes read; also for
-`emurust.VecGameBoy` with one env on one thread when the build has it). See bench/README.md.
+`emurust.VecGameBoy` with one env on one thread when the build has it). PyBoy runs at its
+fastest (`sound_emulated=False`, what RL code uses: the headline ratios) and, in the same
+alternating runs, in its default configuration (sound emulated; extra columns). See
+bench/README.md.
 
     python bench/compare_pyboy.py [--frames 3000] [--repeat 5] [--warmup 120] [--cpu N]
+                                  [--no-pyboy-default]
 
 Writes bench/results/compare_pyboy.json and, when matplotlib is importable,
 bench/results/compare_pyboy.png.
@@ -103,20 +107,22 @@ def import_pyboy() -> Any:
         return importlib.import_module("pyboy")
 
 
-# PyBoy at its fastest, as RL code runs it: no sound emulation (`--pyboy-sound` measures
-# PyBoy's default instead, which emulates the APU even when nothing is sampled).
+# PyBoy at its fastest, as RL code runs it: no sound emulation. The same run also measures
+# PyBoy's default configuration, which emulates the APU even when nothing is sampled, beside
+# it (`--no-pyboy-default` leaves that out).
 PYBOY_SOUND_EMULATED = False
 
 
-def new_pyboy(path: Path | str) -> Any:
-    """A PyBoy instance with no window, no frame limiter, DMG mode, no sound emulation."""
+def new_pyboy(path: Path | str, sound_emulated: bool = PYBOY_SOUND_EMULATED) -> Any:
+    """A PyBoy instance with no window, no frame limiter, DMG mode, and no sound emulation
+    unless ``sound_emulated`` (PyBoy's default) is asked for."""
     pyboy = import_pyboy()
     pb = pyboy.PyBoy(
         str(path),
         window="null",
         cgb=False,
         log_level="ERROR",
-        sound_emulated=PYBOY_SOUND_EMULATED,
+        sound_emulated=sound_emulated,
     )
     pb.set_emulation_speed(0)  # no frame limiter
     from emurust._pyboy import quiet_2048_wrapper
@@ -234,16 +240,23 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], first_right: i
     return "\n".join([line(headers), sep + "|", *(line(r) for r in rows)])
 
 
-def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> dict[str, Any]:
-    """Times both emulators on one ROM: headless, rendering every frame, and RL steps."""
+def bench_rom(
+    label: str, path: Path, frames: int, repeat: int, warmup: int, pyboy_default: bool = True
+) -> dict[str, Any]:
+    """Times both emulators on one ROM: headless, rendering every frame, and RL steps; PyBoy
+    at its fastest and, with ``pyboy_default``, also in its default configuration (keys
+    ``pyboy_default*``), in the same alternating runs."""
     import numpy as np
 
     gb = _new_emurust(path)
     gb_rl = _new_emurust(path)  # its own instance: `screen_gray` switches grey conversion on
     pb = new_pyboy(path)
+    pb_def = new_pyboy(path, sound_emulated=True) if pyboy_default else None
     try:
         gb.tick(warmup, render=False)
         pb.tick(warmup, False, False)
+        if pb_def is not None:
+            pb_def.tick(warmup, False, False)
         # Every timed run starts from the state after the warm-up, so each repetition of
         # each emulator emulates the same frames (a test ROM that finishes, or a game that
         # changes screens, would otherwise mix different workloads into the median).
@@ -255,7 +268,7 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
         def emurust_run() -> None:
             gb.tick(frames, render=False)
 
-        def pyboy_run() -> None:
+        def pyboy_run(pb: Any = pb) -> None:
             pb.tick(frames, False, False)
 
         # Render every frame and fetch the picture as a NumPy array each time, as an agent
@@ -266,7 +279,7 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
                 gb.tick(1, True)
                 gb.screen  # noqa: B018 - the access is what is timed
 
-        def pyboy_render() -> None:
+        def pyboy_render(pb: Any = pb) -> None:
             for _ in range(frames):
                 pb.tick(1, True, False)
                 pb.screen.ndarray  # noqa: B018
@@ -284,7 +297,6 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
         gb_rl.tick(1, True)
         gb_screen = gb_rl.screen_gray  # a live view (switches grey conversion on)
         gb_mem = gb_rl.memory
-        pb_mem = pb.memory
 
         def emurust_rl() -> None:
             for a in rl_actions:
@@ -295,7 +307,8 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
                 for i, addr in enumerate(RAM_ADDRESSES):
                     ram[i] = gb_mem[addr]
 
-        def pyboy_rl() -> None:
+        def pyboy_rl(pb: Any = pb) -> None:
+            pb_mem = pb.memory
             for a in rl_actions:
                 for name in ACTIONS[a]:
                     pb.button(name, RL_HOLD)
@@ -312,6 +325,20 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
             ("emurust_rl", lambda: gb_rl.load_state(gb_start), emurust_rl),
             ("pyboy_rl", lambda: pb.load_state(io.BytesIO(pb_start)), pyboy_rl),
         ]
+        if pb_def is not None:
+            # Its own warm-up state (same frames; its sound state differs).
+            buf = io.BytesIO()
+            pb_def.save_state(buf)
+            pb_def_start = buf.getvalue()
+
+            def load_def() -> None:
+                pb_def.load_state(io.BytesIO(pb_def_start))
+
+            runs += [
+                ("pyboy_default", load_def, lambda: pyboy_run(pb_def)),
+                ("pyboy_default_render", load_def, lambda: pyboy_render(pb_def)),
+                ("pyboy_default_rl", load_def, lambda: pyboy_rl(pb_def)),
+            ]
         vec = _new_vec(path, gb_start)
         if vec is not None:
             # The batched engine with one env on one thread, stepping into caller-owned
@@ -365,6 +392,8 @@ def bench_rom(label: str, path: Path, frames: int, repeat: int, warmup: int) -> 
         }
     finally:
         pb.stop(save=False)
+        if pb_def is not None:
+            pb_def.stop(save=False)
     return result
 
 
@@ -436,9 +465,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--warmup", type=int, default=120, help="frames run before timing (120)")
     p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
     p.add_argument(
-        "--pyboy-sound",
-        action="store_true",
-        help="measure PyBoy's default configuration (sound emulated) instead of its fastest",
+        "--no-pyboy-default",
+        dest="pyboy_default",
+        action="store_false",
+        help="leave out PyBoy's default configuration (sound emulated), measured beside "
+        "PyBoy at its fastest (sound_emulated=False, the headline) by default",
     )
     p.add_argument("--roms", help="the ROM folder (default: emurust.roms_dir())")
     p.add_argument("--out", default=str(RESULTS), help="results folder (bench/results)")
@@ -448,8 +479,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         _rss_child(args.rss_child[0], args.rss_child[1], int(args.rss_child[2]))
         return 0
 
-    global PYBOY_SOUND_EMULATED
-    PYBOY_SOUND_EMULATED = args.pyboy_sound
     pin = _pin(args.cpu)
     import emurust
 
@@ -460,10 +489,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     roms = Path(args.roms) if args.roms else emurust.roms_dir()
     pyboy_version = importlib.metadata.version("pyboy")
-    config = "sound emulated (its default)" if args.pyboy_sound else "sound_emulated=False"
+    also = "; also PyBoy's default, sound emulated" if args.pyboy_default else ""
     print(
         f"emurust {emurust.__version__} vs PyBoy {pyboy_version} (window='null', "
-        f"set_emulation_speed(0), {config}); {pin}"
+        f"set_emulation_speed(0), sound_emulated=False{also}); {pin}"
     )
     print(
         f"{args.frames} frames x {args.repeat} alternating runs per emulator after "
@@ -474,7 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[dict[str, Any]] = []
     for label, path in available_roms(roms):
         print(f"  running {label} ...", file=sys.stderr, flush=True)
-        r = bench_rom(label, path, args.frames, args.repeat, args.warmup)
+        r = bench_rom(label, path, args.frames, args.repeat, args.warmup, args.pyboy_default)
         r["rss_per_instance"] = {
             "emurust": _rss_per_instance("emurust", path),
             "pyboy": _rss_per_instance("pyboy", path),
@@ -486,25 +515,42 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     rows = []
     ratios: dict[str, list[float]] = {mode: [] for mode, _, _ in MODES}
+    ratios_default: dict[str, list[float]] = {mode: [] for mode, _, _ in MODES}
     for r in results:
         fps = r["fps"]
         r["ratio"] = {}
+        r["ratio_pyboy_default"] = {}
         for mode, ours, theirs in MODES:
             if ours not in fps:
                 continue
             ratio = fps[ours] / fps[theirs]
             ratios[mode].append(ratio)
             r["ratio"][mode] = ratio
-            rows.append(
-                [r["rom"], mode, _fmt_fps(fps[ours]), _fmt_fps(fps[theirs]), f"{ratio:.2f}x"]
-            )
-    geomean = {
-        mode: math.exp(sum(math.log(x) for x in values) / len(values))
-        for mode, values in ratios.items()
-        if values
-    }
+            row = [r["rom"], mode, _fmt_fps(fps[ours]), _fmt_fps(fps[theirs]), f"{ratio:.2f}x"]
+            theirs_default = theirs.replace("pyboy", "pyboy_default")
+            if theirs_default in fps:
+                ratio_default = fps[ours] / fps[theirs_default]
+                ratios_default[mode].append(ratio_default)
+                r["ratio_pyboy_default"][mode] = ratio_default
+                row += [_fmt_fps(fps[theirs_default]), f"{ratio_default:.2f}x"]
+            rows.append(row)
+
+    def geometric(values_by_mode: dict[str, list[float]]) -> dict[str, float]:
+        return {
+            mode: math.exp(sum(math.log(x) for x in values) / len(values))
+            for mode, values in values_by_mode.items()
+            if values
+        }
+
+    geomean = geometric(ratios)
+    geomean_default = geometric(ratios_default)
+    headers = ["ROM", "mode", "emurust fps", "PyBoy fps", "ratio"]
+    if geomean_default:
+        headers += ["PyBoy default fps", "ratio vs default"]
     print()
-    print(_table(["ROM", "mode", "emurust fps", "PyBoy fps", "ratio"], rows))
+    print("PyBoy fps: sound_emulated=False (its fastest, the headline); PyBoy default: sound")
+    print("emulated (PyBoy's default configuration), measured in the same alternating runs")
+    print(_table(headers, rows))
     print(
         f"RL step rows: frames/s (steps/s = fps / {RL_FRAME_SKIP}); one step = action held "
         f"{RL_HOLD} frames, {RL_FRAME_SKIP} frames run, last one rendered, grey screen and "
@@ -513,9 +559,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not any("vec_rl" in r["fps"] for r in results):
         print("(no emurust.VecGameBoy in this build: its RL step row is left out)")
     print(
-        "\ngeometric mean of ratios (emurust / PyBoy): "
+        "\ngeometric mean of ratios (emurust / PyBoy at its fastest): "
         + ", ".join(f"{mode} {g:.2f}x" for mode, g in geomean.items())
     )
+    if geomean_default:
+        print(
+            "geometric mean of ratios (emurust / PyBoy's default): "
+            + ", ".join(f"{mode} {g:.2f}x" for mode, g in geomean_default.items())
+        )
 
     def kib(n: int | None) -> str:
         return "n/a" if n is None else f"{n / 1024:,.1f} KiB"
@@ -581,6 +632,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "emurust_version": emurust.__version__,
         "pyboy_version": pyboy_version,
         "pyboy_sound_emulated": PYBOY_SOUND_EMULATED,
+        "pyboy_default_measured": args.pyboy_default,
+        "geomean_ratio_pyboy_default": geomean_default,
         "python": sys.version.split()[0],
         "machine": platform.platform(),
         "processor": platform.processor() or platform.machine(),
