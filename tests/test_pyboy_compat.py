@@ -103,6 +103,19 @@ def test_construct_tick_screen_and_memory() -> None:
         assert pb.register_file.HL == 0xBEEF
 
 
+def test_screen_image_views_the_array() -> None:
+    pytest.importorskip("PIL")
+    with PyBoy(STARCATCH) as pb:
+        pb.tick(60)
+        image = pb.screen.image
+        assert image.size == (160, 144)
+        arr = pb.screen.ndarray
+        assert image.getpixel((80, 72)) == tuple(int(v) for v in arr[72, 80])
+        pb.button("start")
+        pb.tick(60)
+        assert image.getpixel((80, 72)) == tuple(int(v) for v in arr[72, 80])
+
+
 def test_buttons_follow_pyboys_event_queue() -> None:
     with PyBoy(STARCATCH) as pb:
         pb.tick(5)
