@@ -171,3 +171,18 @@ def test_ppo_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
     assert [r["backend"] for r in data["runs"]] == ["emurust", "pyboy"]
     assert all(r["env_steps"] >= 256 and 0 < r["env_share"] < 1 for r in data["runs"])
     assert data["ratio"] > 0
+
+
+def test_pyboy_api_script_on_the_bundled_game(tmp_path: Path) -> None:
+    """bench/pyboy_api.py: the same PyBoy-style script gives the same outputs on PyBoy and
+    emurust.PyBoy on Starcatch (no PyBoy deviation shows there), and the run from PyBoy's
+    state too."""
+    if importlib.util.find_spec("pyboy") is None:
+        pytest.skip("PyBoy is not installed (the test extra)")
+    args = ("--rom", "starcatch", "--steps", "12", "--ticks", "5", "--repeat", "1")
+    done = _script("pyboy_api.py", *args, "--out", str(tmp_path), timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads((tmp_path / "pyboy_api.json").read_text())["results"]["starcatch"]
+    assert result["same_script"] == {"steps": 12, "identical_steps": 12}
+    assert result["from_pyboy_state"]["identical_steps"] == result["from_pyboy_state"]["steps"]
+    assert result["tick_fps"]["emurust"] > 0

@@ -527,3 +527,38 @@ def test_lcd_enable_late_line_proof_after_a_late_interrupt(shared_roms: Path) ->
     assert divergence is not None
     assert divergence.frame == 242, divergence.summary()
     assert {d["region"] for d in divergence.diffs} == {"registers", "clock"}
+
+
+def test_resync_goes_on_past_a_failure() -> None:
+    """With resync, the injected fault's divergence is recorded as a failure, PyBoy's state
+    is loaded into emurust and the comparison goes on to the end of the run."""
+    data, _, _ = rom()
+    expected = fault_frame(data)
+    frames = expected + 10
+    result = difftest.run_lockstep(
+        data, frames=frames, fault="adc_half_carry", inputs={}, resync=True
+    )
+    assert result.frames_run == frames
+    assert result.failures, result.summary()
+    assert result.divergence is result.failures[0]
+    assert result.failures[0].frame == expected
+    assert result.resyncs[0].kind == "failure"
+    assert result.resyncs[0].frame == expected
+    # Every frame is either compared clean or ends in a resync.
+    assert result.frames_compared + len(result.resyncs) == frames
+    assert result.to_dict()["failures"] == len(result.failures)
+
+
+def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
+    """2048 enables the LCD at frame 1, where PyBoy's lines start 4 T-cycles late: a plain
+    run stops there; a resynchronizing one classifies it and keeps comparing."""
+    path = shared_roms / "homebrew" / "2048" / "2048.gb"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    plain = difftest.run_lockstep(path, frames=120, seed=0)
+    assert plain.stopped is not None
+    result = difftest.run_lockstep(path, frames=120, seed=0, resync=True)
+    proven = [r for r in result.resyncs if r.kind == "pyboy-deviation"]
+    assert proven, result.summary()
+    assert proven[0].name == "pyboy-lcd-enable-4-cycles-terminal"
+    assert result.frames_compared > plain.frames_compared + 100

@@ -21,6 +21,8 @@ RL environments (with Gymnasium installed)::
 Every error is an :class:`EmuRustError`; see the exception classes below.
 """
 
+from typing import TYPE_CHECKING
+
 from emurust._core import (
     BOOT_ROM_SIZE,
     MAX_ROM_SIZE,
@@ -41,10 +43,20 @@ from emurust._core import __version__ as __version__
 from emurust._gameboy import BUTTONS, ColourLike, GameBoy, PaletteLike, RomSource
 from emurust._paths import roms_dir
 
+if TYPE_CHECKING:
+    from emurust.pyboy_compat import PyBoy as PyBoy
+    from emurust.pyboy_compat import WindowEvent as WindowEvent
+
 _ENVS = ("GameBoyEnv", "GameBoyVectorEnv")
+_PYBOY_API = ("PyBoy", "WindowEvent")
 
 
 def __getattr__(name: str) -> object:
+    # The PyBoy drop-in (emurust.pyboy_compat) is imported on first use.
+    if name in _PYBOY_API:
+        import emurust.pyboy_compat as pyboy_compat
+
+        return getattr(pyboy_compat, name)
     # The RL environments need Gymnasium, an optional dependency: imported on first use.
     if name in _ENVS:
         try:
@@ -74,11 +86,13 @@ __all__ = [
     "InvalidStateError",
     "Memory",
     "PaletteLike",
+    "PyBoy",
     "RomSource",
     "Snapshot",
     "SoundOffError",
     "UnsupportedCartridgeError",
     "VecGameBoy",
+    "WindowEvent",
     "__version__",
     "roms_dir",
 ]

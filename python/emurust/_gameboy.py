@@ -6,7 +6,7 @@ import os
 import stat
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, SupportsIndex, Union
+from typing import IO, TYPE_CHECKING, SupportsIndex, Union
 
 from emurust import _core
 from emurust._core import BOOT_ROM_SIZE, MAX_ROM_SIZE, EmuRustWarning, InvalidRomError
@@ -91,3 +91,30 @@ class GameBoy(_core.GameBoy):
         for message in self.warnings:
             warnings.warn(message, EmuRustWarning, stacklevel=2)
         return self
+
+    @classmethod
+    def from_pyboy_state(
+        cls,
+        rom: RomSource,
+        state: str | os.PathLike[str] | bytes | bytearray | IO[bytes],
+        *,
+        boot_rom: RomSource | None = None,
+        palette: PaletteLike | None = None,
+        sound_sample_rate: int | None = None,
+    ) -> Self:
+        """A machine running ``rom`` from a state that PyBoy 2.8.1 saved for it
+        (``PyBoy.save_state``): ``state`` is a path, the bytes, or a binary file object read
+        from its current position. See :meth:`load_pyboy_state` and docs/pyboy.md.
+
+        Raises :class:`InvalidStateError` naming the problem for a state from another PyBoy
+        version, from a CGB game, or from another ROM."""
+        if isinstance(state, (bytes, bytearray)):
+            data = bytes(state)
+        elif isinstance(state, (str, os.PathLike)):
+            with open(os.fspath(state), "rb") as f:
+                data = f.read()
+        else:
+            data = state.read()
+        gb = cls(rom, boot_rom=boot_rom, palette=palette, sound_sample_rate=sound_sample_rate)
+        gb.load_pyboy_state(data)
+        return gb

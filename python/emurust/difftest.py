@@ -491,7 +491,66 @@ def _ly153_proof(point: Point, diffs: list[Diff]) -> str | None:
         if proof is not None:
             return proof
     if pb["a"] in (0, 153):
-        return _ly153_at_read(point)
+        proof = _ly153_at_read(point)
+        if proof is not None:
+            return proof
+    if pb["a"] == 153:
+        return _ly153_still_polling(point)
+    return None
+
+
+# Conditional jumps (jr cc, jp cc) that close an LY poll loop.
+_COND_JUMPS = frozenset({0x20, 0x28, 0x30, 0x38, 0xC2, 0xCA, 0xD2, 0xDA})
+
+
+def _jump_target(entry: _TraceEntry) -> int:
+    code = bytes(entry["opcode"])
+    if code[0] in (0x20, 0x28, 0x30, 0x38):
+        return (entry["pc"] + 2 + ((code[1] ^ 0x80) - 0x80)) & 0xFFFF
+    return code[1] | code[2] << 8
+
+
+def _ly153_still_polling(point: Point) -> str | None:
+    """PyBoy is still in the LY poll loop that emurust left: emurust's LY read returned 0
+    in line 153 and it went on, PyBoy read 153 there and turned back (its A is 153, its PC
+    one of the loop's instructions, from the read to the conditional jump back to it), and
+    PyBoy's registers other than A, F and PC, WRAM, HRAM, VRAM and OAM equal emurust's at
+    that read (the loop writes nothing)."""
+    if point.pyboy_diffs is None or point.emurust_at is None:
+        return None
+    pb = point.pyboy_registers
+    for i, trace in _line153_reads(point):
+        read = trace[i]
+        loop: set[int] = {read["pc"]}
+        closed = False
+        for entry in trace[i + 1 :]:
+            if entry["kind"] != "instruction" or len(loop) > 8:
+                break
+            loop.add(entry["pc"])
+            if entry["opcode"][0] in _COND_JUMPS:
+                closed = _jump_target(entry) == read["pc"]
+                break
+        if not closed or pb["pc"] not in loop:
+            continue
+        gb = point.emurust_at(read["cycles"])
+        if gb is None:
+            continue
+        rest = [
+            d
+            for d in point.pyboy_diffs(gb)
+            if d["region"] not in ("io", "clock")
+            and not (d["region"] == "registers" and d["addr"] in ("a", "f", "pc"))
+        ]
+        if rest:
+            continue
+        now = point.pyboy_cycles or point.cycles
+        return (
+            f"PyBoy is still in the LY poll loop at 0x{read['pc']:04X} (PC 0x{pb['pc']:04X}, "
+            f"A = 153) at its frame end (cycle {now}); emurust's read there returned 0 at "
+            f"cycle {read['cycles']} in line 153 (LY 0 while its STAT mode was 1) and it left "
+            f"the loop; PyBoy's registers other than A, F and PC, WRAM, HRAM, VRAM and OAM "
+            f"equal emurust's at that read: PyBoy read 153 for the rest of line 153"
+        )
     return None
 
 
@@ -901,7 +960,10 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "PyBoy's except A and F; or (b) PyBoy's registers, WRAM, HRAM, VRAM and OAM "
             "equal emurust's right after that read, A aside when PyBoy's is 153 (PyBoy has "
             "just read 153 there, or it left the LY loop when LY wrapped to 0, a line "
-            "later, with A = 0); no screen differences in either case"
+            "later, with A = 0); or (c) PyBoy's A is 153 and its PC is in the poll loop "
+            "emurust left (from the read to the conditional jump back to it), and PyBoy's "
+            "registers other than A, F and PC, WRAM, HRAM, VRAM and OAM equal emurust's at "
+            "the read; no screen differences in any case"
         ),
         evidence=(
             "PyBoy reads LY = 153 for the whole of line 153; a DMG reads 0 from about 4 "
@@ -998,6 +1060,25 @@ class Divergence:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Resync:
+    """A divergence after which the lockstep run loaded PyBoy's state into emurust
+    (:meth:`GameBoy.load_pyboy_state`, at PyBoy's frame end where the comparison stood) and
+    went on comparing."""
+
+    #: emurust frame of the divergence.
+    frame: int
+    #: ``"pyboy-deviation"`` (a terminal allowlist entry proved it) or ``"failure"``.
+    kind: str
+    #: The allowlist entry, or ``"unexplained"``.
+    name: str
+    #: The entry's proof, or the divergence's summary.
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"frame": self.frame, "kind": self.kind, "name": self.name, "detail": self.detail}
+
+
 @dataclass
 class LockstepResult:
     """The outcome of :func:`run_lockstep`."""
@@ -1016,6 +1097,11 @@ class LockstepResult:
     inputs_applied: int = 0
     #: Set when a terminal allowlist entry stopped the run: (frame, entry name, proof).
     stopped: tuple[int, str, str] | None = None
+    #: With ``resync``: every divergence after which emurust took over PyBoy's state and
+    #: the comparison went on, classified (see :class:`Resync`).
+    resyncs: list[Resync] = field(default_factory=list)
+    #: With ``resync``: every unexplained divergence (the first is also ``divergence``).
+    failures: list[Divergence] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -1042,6 +1128,8 @@ class LockstepResult:
             "allowlist_first_frame": dict(self.allowlist_first_frame),
             "divergence": None if self.divergence is None else self.divergence.to_dict(),
             "stopped": None if self.stopped is None else self.stop_text(),
+            "resyncs": [r.to_dict() for r in self.resyncs],
+            "failures": len(self.failures),
         }
 
     def summary(self) -> str:
@@ -1055,6 +1143,8 @@ class LockstepResult:
                 f"  allowlisted {name}: {self.allowlist_counts[name]} frames, first frame "
                 f"{self.allowlist_first_frame[name]}"
             )
+        for r in self.resyncs:
+            lines.append(f"  resync at frame {r.frame}: {r.kind} {r.name}")
         if self.stopped is not None:
             lines.append(f"  {self.stop_text()}")
         elif self.divergence is None:
@@ -1342,6 +1432,12 @@ class _PyBoy:
     def press(self, action: str, button: str) -> None:
         getattr(self.pb, f"button_{action}")(button)
 
+    def state(self) -> bytes:
+        """PyBoy's save state now."""
+        f = io.BytesIO()
+        self.pb.save_state(f)
+        return f.getvalue()
+
     def stop(self) -> None:
         self.pb.stop(save=False)
 
@@ -1421,9 +1517,18 @@ def run_lockstep(
     trace_length: int = 64,
     fault: str | None = None,
     allowlist: Sequence[AllowlistEntry] = DEFAULT_ALLOWLIST,
+    resync: bool = False,
+    max_failures: int = 8,
 ) -> LockstepResult:
     """Runs ``rom`` on emurust and PyBoy in lockstep for ``frames`` emurust frames and
     reports the first unexplained difference (see the module docstring).
+
+    ``resync=True`` goes on past divergences: after a terminal allowlist entry's proof (a
+    PyBoy deviation that changes the program flow) or an unexplained difference (a failure,
+    recorded in :attr:`LockstepResult.failures`; at most ``max_failures``), PyBoy's state is
+    loaded into emurust (:meth:`GameBoy.load_pyboy_state`) at the frame end where the two
+    stand, and the comparison continues from there; :attr:`LockstepResult.resyncs` lists
+    them, classified.
 
     ``inputs`` is the input script (default: ``random_inputs(seed, frames)``; ``{}`` for
     none). ``boot_rom`` is the boot ROM both emulators run, a path or 256 bytes (default:
@@ -1457,7 +1562,18 @@ def run_lockstep(
         boot_path.write_bytes(boot)
         pb = _PyBoy(data, boot_path, compare_screen)
     result = _lockstep(
-        gb, pb, data, boot, script, frames, compare_screen, trace_length, fault, allowlist, name
+        gb,
+        pb,
+        data,
+        boot,
+        script,
+        frames,
+        compare_screen,
+        trace_length,
+        fault,
+        allowlist,
+        name,
+        max_failures if resync else 0,
     )
     return result
 
@@ -1474,8 +1590,11 @@ def _lockstep(
     fault: str | None,
     allowlist: Sequence[AllowlistEntry],
     name: str,
+    max_failures: int = 0,
 ) -> LockstepResult:
+    """The lockstep loop; ``max_failures`` > 0 resynchronizes (see :func:`run_lockstep`)."""
     result = LockstepResult(rom=name, frames_compared=0, divergence=None)
+    resync = max_failures > 0
     last_good = gb.save_state()
     boot_mapped = True
     pending: list[tuple[str, str]] = []
@@ -1507,6 +1626,7 @@ def _lockstep(
                         {"region": "clock", "addr": "cycles", "emurust": gb.cycles, "pyboy": pb.now}
                     )
             compared = aligned or (ours_screen is not None and lcd_on)
+            resynced = False
             if diffs:
                 point = Point(
                     frame=frame,
@@ -1536,19 +1656,27 @@ def _lockstep(
                 point.masked = [d for d in diffs if id(d) not in kept]
                 diffs = remaining
                 if diffs:
+                    stop = None
                     for entry in allowlist:
                         proof = None if entry.prove is None else entry.prove(point, diffs)
                         if proof is not None:
-                            result.stopped = (frame, entry.name, proof)
+                            stop = (frame, entry.name, proof)
                             if entry.name not in result.allowlisted:
                                 result.allowlisted.append(entry.name)
                                 result.allowlist_first_frame[entry.name] = frame
-                            result.allowlist_counts[entry.name] = 1
+                            result.allowlist_counts[entry.name] = (
+                                result.allowlist_counts.get(entry.name, 0) + 1
+                            )
                             break
-                    if result.stopped is not None:
+                    if stop is not None and resync:
+                        result.resyncs.append(Resync(frame, "pyboy-deviation", stop[1], stop[2]))
+                        diffs = []
+                        resynced = True
+                    elif stop is not None:
+                        result.stopped = stop
                         break
             if diffs:
-                result.divergence = _divergence(
+                div = _divergence(
                     data,
                     boot,
                     fault,
@@ -1561,8 +1689,20 @@ def _lockstep(
                     trace_length,
                     compare_screen,
                 )
-                break
-            if compared:
+                if result.divergence is None:
+                    result.divergence = div
+                if not resync or len(result.failures) >= max_failures:
+                    break
+                result.failures.append(div)
+                result.resyncs.append(
+                    Resync(frame, "failure", "unexplained", div.summary().splitlines()[0])
+                )
+                resynced = True
+            if resynced:
+                # Take over PyBoy's state at its frame end, where the comparison stands.
+                gb.load_pyboy_state(pb.state())
+                aligned = True
+            elif compared:
                 result.frames_compared += 1
             if aligned and not pb.byte(0xFF0F) & 0x10:
                 unselected_press = False
@@ -1781,6 +1921,7 @@ def _main() -> None:
     parser.add_argument("--no-screen", action="store_true")
     parser.add_argument("--trace-length", type=int, default=64)
     parser.add_argument("--fault", default=None)
+    parser.add_argument("--resync", action="store_true", help="go on past divergences")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     for rom in args.rom:
@@ -1792,6 +1933,7 @@ def _main() -> None:
             compare_screen=not args.no_screen,
             trace_length=args.trace_length,
             fault=args.fault,
+            resync=args.resync,
         )
         print(json.dumps(result.to_dict(), indent=1) if args.json else result.summary())
 

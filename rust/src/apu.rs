@@ -755,6 +755,115 @@ impl Apu {
     }
 }
 
+// ---- State import (`crate::pyboy_state`) ----------------------------------
+
+/// One channel of an APU state imported from another emulator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ChannelImport {
+    /// Playing (its NR52 bit).
+    pub on: bool,
+    /// Length counter (steps left) and NRx4 bit 6.
+    pub length: u16,
+    pub len_enable: bool,
+    /// Square and noise channels: the current volume and the envelope
+    /// timer (frame-sequencer envelope steps to the next volume change).
+    pub volume: u8,
+    pub env_timer: u8,
+    /// Square: duty step 0..=7; wave: sample index 0..=31.
+    pub pos: u8,
+    /// T-cycles to the next frequency-timer expiry (0: a whole period).
+    pub timer_left: u64,
+}
+
+/// An APU state imported from another emulator's save state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ApuImport {
+    pub powered: bool,
+    /// NR10..=NR51 (0xFF10..=0xFF25) with their write-only bits (NRx3, the
+    /// period bits of NRx4); NRx4's trigger bit is ignored.
+    pub regs: [u8; 0x16],
+    pub wave_ram: [u8; 16],
+    /// The frame-sequencer step the next edge runs (0..=7).
+    pub fs_step: u8,
+    pub channels: [ChannelImport; 4],
+    /// Channel 1's sweep: shadow frequency, timer, enabled, negate used.
+    pub sweep: (u16, u8, bool, bool),
+    pub lfsr: u16,
+}
+
+impl Apu {
+    /// Replace the APU's state with `s` at time `now` (registers set as
+    /// written, without their side effects; channel timers from now).
+    /// Sample output keeps its rate and restarts at `now`.
+    pub(crate) fn import(&mut self, now: u64, s: &ApuImport) {
+        let mut c = Chip::new();
+        c.last = now;
+        c.powered = s.powered;
+        c.fs_step = s.fs_step & 7;
+        c.ch3.ram = s.wave_ram;
+        let r = |a: u16| s.regs[(a - 0xFF10) as usize];
+        let freq = |lo: u16, hi: u16| r(lo) as u16 | ((r(hi) & 7) as u16) << 8;
+        if s.powered {
+            c.ch1.nr10 = r(0xFF10) & 0x7F;
+            c.ch1.duty = r(0xFF11) >> 6;
+            c.ch1.env.reg = r(0xFF12);
+            c.ch1.freq = freq(0xFF13, 0xFF14);
+            c.ch2.duty = r(0xFF16) >> 6;
+            c.ch2.env.reg = r(0xFF17);
+            c.ch2.freq = freq(0xFF18, 0xFF19);
+            c.ch3.dac = r(0xFF1A) & 0x80 != 0;
+            c.ch3.vol_code = (r(0xFF1C) >> 5) & 3;
+            c.ch3.freq = freq(0xFF1D, 0xFF1E);
+            c.ch4.env.reg = r(0xFF21);
+            c.ch4.nr43 = r(0xFF22);
+            c.nr50 = r(0xFF24);
+            c.nr51 = r(0xFF25);
+        }
+        let common = |i: usize| {
+            let ch = &s.channels[i];
+            Common {
+                on: ch.on && s.powered,
+                length: ch.length,
+                len_enable: ch.len_enable,
+            }
+        };
+        let next = |left: u64, period: u64| now + if left == 0 { period } else { left };
+        for (i, sq) in [&mut c.ch1, &mut c.ch2].into_iter().enumerate() {
+            let ch = &s.channels[i];
+            sq.c = common(i);
+            sq.env.volume = ch.volume & 15;
+            sq.env.timer = ch.env_timer;
+            sq.pos = ch.pos & 7;
+            sq.next = next(ch.timer_left, sq.period());
+        }
+        let (shadow, timer, enabled, negate) = s.sweep;
+        c.ch1.shadow = shadow & 0x7FF;
+        c.ch1.sweep_timer = timer;
+        c.ch1.sweep_enabled = enabled;
+        c.ch1.negate_used = negate;
+        let w = &s.channels[2];
+        c.ch3.c = common(2);
+        c.ch3.pos = w.pos & 31;
+        let b = c.ch3.ram[((c.ch3.pos >> 1) & 15) as usize];
+        c.ch3.sample = if c.ch3.pos & 1 == 0 { b >> 4 } else { b & 15 };
+        c.ch3.next = next(w.timer_left, c.ch3.period());
+        let n = &s.channels[3];
+        c.ch4.c = common(3);
+        c.ch4.env.volume = n.volume & 15;
+        c.ch4.env.timer = n.env_timer;
+        c.ch4.lfsr = s.lfsr & lfsr::MASK;
+        c.ch4.next = match c.ch4.period() {
+            Some(p) => next(n.timer_left, p),
+            None => u64::MAX,
+        };
+        self.chip = c;
+        if self.out.rate != 0 {
+            self.out.buf.clear();
+            self.out.start(now);
+        }
+    }
+}
+
 fn save_common(w: &mut StateWriter, c: &Common) {
     w.bool(c.on);
     w.u16(c.length);

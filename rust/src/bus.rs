@@ -94,6 +94,12 @@ pub struct Hardware {
     pub frame_done: bool,
     /// When the current frame began (used while the LCD is off).
     pub frame_start: u64,
+    /// A caller's stopping point in T-cycles (`u64::MAX`: none), scheduled
+    /// like a component event; when it is reached `deadline_hit` is set and
+    /// the deadline cleared. Used to end frames where PyBoy ends them
+    /// (`crate::hooks`). Transient: not part of save states.
+    deadline: u64,
+    pub deadline_hit: bool,
 }
 
 impl Hardware {
@@ -132,6 +138,8 @@ impl Hardware {
             boot_rom_active: booting,
             frame_done: false,
             frame_start: 0,
+            deadline: u64::MAX,
+            deadline_hit: false,
         };
         hw.reschedule();
         hw
@@ -149,7 +157,9 @@ impl Hardware {
         } else {
             // With the LCD off, frames are counted by time.
             self.frame_start.saturating_add(DOTS_PER_FRAME)
-        };
+        }
+        // A deadline is handled with the PPU's event (frame ends are its).
+        .min(self.deadline);
         self.ev_serial = self.serial.next_event();
         self.ev_dma = if self.dma.copied < 160 {
             self.dma.start.saturating_add(4 * 159)
@@ -161,6 +171,47 @@ impl Hardware {
             .min(self.ev_ppu)
             .min(self.ev_serial)
             .min(self.ev_dma);
+    }
+
+    /// Stop at T-cycle `at` (see `deadline`); `u64::MAX` removes it.
+    pub fn set_deadline(&mut self, at: u64) {
+        self.deadline = at;
+        self.deadline_hit = false;
+        self.reschedule();
+    }
+
+    /// Note a deadline that `now` has reached.
+    #[inline]
+    fn check_deadline(&mut self, now: u64) {
+        if now >= self.deadline {
+            self.deadline = u64::MAX;
+            self.deadline_hit = true;
+        }
+    }
+
+    /// Start over at time `now` with nothing in flight (no OAM DMA, no late
+    /// interrupt requests, no frame ended, no deadline), before the
+    /// components are set from another emulator's save state
+    /// (`crate::pyboy_state`). `boot_rom` says whether the boot ROM is
+    /// still mapped (ignored when there is none); `dma_reg` is what 0xFF46
+    /// reads.
+    pub(crate) fn import_reset(&mut self, now: u64, boot_rom: bool, dma_reg: u8) {
+        self.now = now;
+        self.dma = DMA_IDLE;
+        self.dma_reg = dma_reg;
+        self.if_late = 0;
+        self.if_late_at = u64::MAX;
+        self.halt_late = 0;
+        self.boot_rom_active = boot_rom && self.boot_rom.is_some();
+        self.frame_done = false;
+        self.frame_start = now;
+        self.deadline = u64::MAX;
+        self.deadline_hit = false;
+    }
+
+    /// Whether the boot ROM still covers 0x0000-0x00FF.
+    pub fn boot_rom_mapped(&self) -> bool {
+        self.boot_rom_active && self.boot_rom.is_some()
     }
 
     /// Handle the end of a frame (VBlank start, or a frame's worth of time
@@ -263,6 +314,7 @@ impl Hardware {
         if now >= self.ev_ppu {
             self.catch_up_ppu(ram);
             self.check_frame(now);
+            self.check_deadline(now);
         }
         if now >= self.ev_serial {
             self.intf |= self.serial.catch_up(now);
@@ -367,6 +419,7 @@ impl Hardware {
         self.catch_up_ppu(ram);
         self.intf |= self.serial.catch_up(now);
         self.check_frame(now);
+        self.check_deadline(now);
         self.reschedule();
     }
 

@@ -547,6 +547,11 @@ impl Cartridge {
         )
     }
 
+    /// The 8 KiB RAM bank mapped at 0xA000-0xBFFF (0 when none is).
+    pub fn ram_bank(&self) -> usize {
+        self.ram_off / 0x2000
+    }
+
     /// The live RTC registers S, M, H, DL, DH at emulated time `now`
     /// (no side effects); `None` without a clock.
     pub fn rtc_live(&self, now: u64) -> Option<[u8; 5]> {

@@ -115,6 +115,19 @@ pub trait CpuBus {
         (cpu, bus, Straight::Step)
     }
 
+    /// Whether this bus stops at PC breakpoints (`crate::hooks::HookBus`):
+    /// only then does [`Cpu::run_until`] ask [`CpuBus::breakpoint`] before
+    /// each instruction. A compile-time constant, so the other buses carry
+    /// no breakpoint code at all.
+    const BREAKPOINTS: bool = false;
+    /// Whether the instruction at `pc`, about to run, is a breakpoint: the
+    /// run then stops before it (breakpoint buses only).
+    #[inline(always)]
+    fn breakpoint(&mut self, pc: u16) -> bool {
+        let _ = pc;
+        false
+    }
+
     /// Whether this bus is the diagnostic one (`trace::DiagBus`): only then
     /// does the CPU call the two hooks below. A compile-time constant, so the
     /// fast and reference buses carry no trace or fault code at all.
@@ -309,6 +322,21 @@ impl Cpu {
         self.ime = ime;
     }
 
+    /// Set the CPU's mode from another emulator's save state: halted,
+    /// stopped, or running with an EI waiting to take effect (all false:
+    /// running). For `crate::pyboy_state`.
+    pub(crate) fn import_mode(&mut self, halted: bool, stopped: bool, ei_pending: bool) {
+        self.mode = if stopped {
+            Mode::Stopped
+        } else if halted {
+            Mode::Halted
+        } else if ei_pending && !self.ime {
+            Mode::EiPending
+        } else {
+            Mode::Running
+        };
+    }
+
     /// True between an EI executed with IME=0 and the moment IME turns on.
     pub fn ime_pending(&self) -> bool {
         self.mode == Mode::EiPending
@@ -367,6 +395,10 @@ impl Cpu {
                     break;
                 }
                 if cpu.mode != Mode::Running || (cpu.ime && bus.pending_interrupts() != 0) {
+                    if B::BREAKPOINTS && cpu.executes_at_pc(&mut bus) && bus.breakpoint(cpu.pc) {
+                        bus.recheck();
+                        break;
+                    }
                     (cpu, bus) = Self::outlined_step(cpu, bus);
                     bus.recheck();
                     continue;
@@ -383,6 +415,11 @@ impl Cpu {
                     }
                 }
             }
+            // A plain step: the instruction at PC runs.
+            if B::BREAKPOINTS && bus.breakpoint(cpu.pc) {
+                bus.recheck();
+                break;
+            }
             if B::DIAGNOSTIC {
                 cpu.trace_before_step(&mut bus);
             }
@@ -391,6 +428,20 @@ impl Cpu {
         }
         *self = cpu;
         bus
+    }
+
+    /// Whether the next [`Cpu::step`] executes the instruction at PC (rather
+    /// than dispatching an interrupt or idling halted, stopped or locked):
+    /// what a PC breakpoint stops before.
+    fn executes_at_pc<B: CpuBus>(&self, bus: &mut B) -> bool {
+        let dispatch = self.ime && bus.pending_interrupts() != 0;
+        match self.mode {
+            Mode::Running | Mode::EiPending => !dispatch,
+            Mode::HaltBug => true,
+            Mode::Halted => bus.pending_interrupts() != 0 && !self.ime,
+            Mode::Stopped => bus.joypad_pressed() && !dispatch,
+            Mode::Locked => false,
+        }
     }
 
     /// Whether the next step is a plain instruction: the CPU runs and has

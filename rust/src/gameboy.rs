@@ -6,6 +6,7 @@ use crate::bus::{Bus, Hardware, Ram, RAM_SIZE};
 use crate::cartridge::Cartridge;
 use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
+use crate::hooks::{HookBus, HookTable};
 use crate::joypad::Button;
 use crate::screen::{Screen, PIXELS};
 use crate::state::{unseal, StateReader, StateWriter, Stateful};
@@ -87,10 +88,7 @@ impl Core {
     /// while the LCD is off).
     #[inline]
     pub fn run_frame(&mut self, ram: &mut Ram, render: bool) {
-        self.hw.frame_done = false;
-        self.hw.apu.clear_samples();
-        self.hw.ppu.rendering = render;
-        self.hw.ppu.reference_renderer = self.hw.reference;
+        self.begin_frame(render);
         if let Some(diag) = self.diag.as_deref_mut() {
             let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
             let bus = DiagBus { inner, diag };
@@ -102,6 +100,65 @@ impl Core {
             let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
             self.cpu.run_until(bus, |b| b.hw.frame_done);
         }
+        self.end_frame(ram, render);
+    }
+
+    /// What every frame starts with: no samples yet, drawing on or off.
+    #[inline]
+    pub(crate) fn begin_frame(&mut self, render: bool) {
+        self.hw.frame_done = false;
+        self.hw.apu.clear_samples();
+        self.hw.ppu.rendering = render;
+        self.hw.ppu.reference_renderer = self.hw.reference;
+    }
+
+    /// Run the CPU until `done` holds for the hardware (looked at where
+    /// [`Cpu::run_until`] looks at its condition) or, with `hooks`, until
+    /// an instruction at a hooked address is about to run (then true).
+    /// Runs on the path `run_frame` would take; hooks are ignored while a
+    /// trace or fault is on (the diagnostic path has no breakpoints).
+    pub(crate) fn run_cpu(
+        &mut self,
+        ram: &mut Ram,
+        hooks: Option<&mut HookTable>,
+        mut done: impl FnMut(&Hardware) -> bool,
+    ) -> bool {
+        if let Some(diag) = self.diag.as_deref_mut() {
+            let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
+            let bus = DiagBus { inner, diag };
+            self.cpu.run_until(bus, |b| done(b.inner.hw));
+            return false;
+        }
+        match (hooks, self.hw.reference) {
+            (Some(hooks), reference) => {
+                hooks.hit = None;
+                if reference {
+                    let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
+                    let bus = HookBus { inner, hooks };
+                    self.cpu.run_until(bus, |b| done(b.inner.hw));
+                } else {
+                    let inner = Bus::<false>::new(&mut self.hw, ram, &self.code);
+                    let bus = HookBus { inner, hooks };
+                    self.cpu.run_until(bus, |b| done(b.inner.hw));
+                }
+                return hooks.hit.is_some();
+            }
+            (None, true) => {
+                let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
+                self.cpu.run_until(bus, |b| done(b.hw));
+            }
+            (None, false) => {
+                let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
+                self.cpu.run_until(bus, |b| done(b.hw));
+            }
+        }
+        false
+    }
+
+    /// What every frame ends with: the frame count, timed button releases,
+    /// the hardware caught up, the blank screen of an LCD that is off.
+    #[inline]
+    pub(crate) fn end_frame(&mut self, ram: &mut Ram, render: bool) {
         self.frame_count += 1;
         self.release_due_buttons();
         self.hw.sync(ram);
@@ -392,6 +449,12 @@ impl GameBoy {
         }
     }
 
+    /// The machine's parts, for the PyBoy-compatibility modules
+    /// (`crate::hooks`, `crate::pyboy_state`).
+    pub(crate) fn parts_mut(&mut self) -> (&mut Core, &mut Ram, &mut Screen) {
+        (&mut self.core, &mut self.ram, &mut self.screen)
+    }
+
     /// The last rendered frame (shades, RGB and grey buffers).
     pub fn screen(&self) -> &Screen {
         &self.screen
@@ -422,6 +485,11 @@ impl GameBoy {
 
     pub fn registers(&self) -> Registers {
         self.core.cpu.registers()
+    }
+
+    /// Overwrite the CPU registers (a debugger write; F keeps its high nibble).
+    pub fn set_registers(&mut self, r: Registers) {
+        self.core.cpu.set_registers(r);
     }
 
     pub fn cpu(&self) -> &Cpu {

@@ -2044,6 +2044,111 @@ impl Ppu {
     }
 }
 
+// ---- PyBoy compatibility (`crate::hooks`, `crate::pyboy_state`) ----------
+//
+// Read-only timing queries and a state import; nothing here runs during
+// ordinary emulation.
+
+/// Where a PPU imported from another emulator's save state stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PpuPosition {
+    /// LCD off; the STAT LY=LYC flag as it was last compared.
+    Off { lyc_flag: bool },
+    /// LCD on, `dots` T-cycles after the start of line 0 of this frame.
+    InFrame { dots: u64 },
+    /// LCD switched on at T-cycle `at` and still in its first frame.
+    SwitchedOnAt { at: u64 },
+}
+
+impl Ppu {
+    /// When line 0 of the next frame starts (`None` while the LCD is off).
+    /// The caller has caught up.
+    pub(crate) fn next_frame_start(&self) -> Option<u64> {
+        (self.phase != Phase::Off).then(|| self.next_line_start(0))
+    }
+
+    /// Replace VRAM and OAM and set the STAT interrupt enables (`stat` bits
+    /// 3-6) and LYC, as another emulator's save state gives them (the other
+    /// registers are public fields); then [`Ppu::import_position`].
+    pub(crate) fn import_memory(
+        &mut self,
+        vram: &[u8; 0x2000],
+        oam: &[u8; 0xA0],
+        stat: u8,
+        lyc: u8,
+    ) {
+        self.vram.copy_from_slice(vram);
+        self.oam.copy_from_slice(oam);
+        self.obj_lines_valid = false;
+        self.content_gen += 1;
+        self.stat_enables = stat & 0x78;
+        self.lyc = lyc;
+    }
+
+    /// Replace the last drawn frame (shades 0..=3, row-major).
+    pub(crate) fn import_frame(&mut self, shades: &[u8; PIXELS]) {
+        self.frame.copy_from_slice(shades);
+        self.lines_valid = [0; 3];
+    }
+
+    /// Put the PPU where `position` says at time `now`, by running its own
+    /// transitions there from the start of the frame (or from the LCD
+    /// switch-on) with the registers, VRAM and OAM it has now: the line,
+    /// mode, mode-3 length and STAT line come out as this PPU would have
+    /// them. Nothing is drawn and no interrupt is requested (the imported IF
+    /// says which are); the frame being drawn is lost.
+    pub(crate) fn import_position(&mut self, now: u64, position: PpuPosition) {
+        self.flush_line();
+        self.mid_writes.clear();
+        self.line_pending = false;
+        self.rendering = false;
+        self.window_line = 0;
+        self.window_starts = 0;
+        self.wy_triggered = false;
+        self.fresh_on = false;
+        self.blank_frame = false;
+        match position {
+            PpuPosition::Off { lyc_flag } => {
+                self.lcdc &= 0x7F;
+                self.ly = 0;
+                self.line = 0;
+                self.mode = 0;
+                self.phase = Phase::Off;
+                self.next = u64::MAX;
+                self.lyc_flag_off = lyc_flag;
+            }
+            PpuPosition::InFrame { dots } => {
+                self.lcdc |= 0x80;
+                let start = now - dots % DOTS_PER_FRAME;
+                // Line 153 of the previous frame, LY already reading 0,
+                // about to raise the OAM-scan pulse of line 0.
+                self.line = 153;
+                self.ly = 0;
+                self.mode = 1;
+                self.line_start = start - DOTS_PER_LINE;
+                self.phase = Phase::ToOamIrq;
+                self.next = start - MODE2_IRQ_EARLY;
+                self.stat_line = self.compute_stat_line();
+                self.catch_up(now);
+            }
+            PpuPosition::SwitchedOnAt { at } => {
+                let lcdc = self.lcdc | 0x80;
+                self.lcdc &= 0x7F;
+                self.phase = Phase::Off;
+                self.next = u64::MAX;
+                self.stat_line = self.compute_stat_line();
+                self.write(0xFF40, lcdc, at);
+                self.catch_up(now);
+            }
+        }
+        self.frame_ready = false;
+        self.late_irq = 0;
+        self.late_halt_irq = 0;
+        self.stat_line = self.compute_stat_line();
+        self.lines_valid = [0; 3];
+    }
+}
+
 #[cfg(test)]
 mod render_tests {
     use super::*;

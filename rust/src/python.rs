@@ -41,7 +41,8 @@ use pyo3::types::{
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 
 use crate::cpu::Fault;
-use crate::{Button, Error, GameBoy};
+use crate::hooks::{HookTable, PyBoyFrame};
+use crate::{Button, Error, GameBoy, Registers};
 use buffers::{ScreenBuffer, ViewCache};
 
 /// Size of the addressable space seen through `GameBoy.memory`.
@@ -505,6 +506,8 @@ struct Core {
     gb: GameBoy,
     /// Set when a call panicked: the message, and the instance is unusable.
     broken: Option<String>,
+    /// PC hooks of `emurust.PyBoy` and its frame stopped at one (`hooks.rs`).
+    hooks: HookTable,
 }
 
 impl Core {
@@ -622,7 +625,11 @@ impl PyGameBoy {
         // RGB and grey are converted only once someone has asked for them.
         gb.set_screen_formats(false, false);
         Ok(PyGameBoy {
-            core: Mutex::new(Core { gb, broken: None }),
+            core: Mutex::new(Core {
+                gb,
+                broken: None,
+                hooks: HookTable::new(),
+            }),
             views: ViewCache::default(),
         })
     }
@@ -914,10 +921,126 @@ impl PyGameBoy {
         // it is never replaced by another one. `GameBoy::load_state` parses
         // into scratch copies and commits only a valid state, so a rejected
         // state leaves the machine unchanged; a panic marks it broken.
-        match self.write(|gb| gb.load_state(&data))? {
+        let core = self.core_mut()?;
+        core.hooks.clear_stop();
+        match core.run(|gb| gb.load_state(&data))? {
             Ok(()) => Ok(()),
             Err(e) => Err(core_error(py, e)),
         }
+    }
+
+    // ---- PyBoy compatibility (`emurust.PyBoy`, `hooks.rs`, `pyboy_state.rs`) ----
+
+    /// Loads a state that PyBoy 2.8.1 saved (`PyBoy.save_state`) for this
+    /// ROM; see docs/pyboy.md for what is taken over and how the rest is
+    /// filled in. `InvalidStateError` (naming the problem: format version,
+    /// CGB mode, another ROM...) leaves the machine unchanged.
+    fn load_pyboy_state(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data = bytes_or_bytearray(data, "PyBoy state")?;
+        let core = self.core_mut()?;
+        core.hooks.clear_stop();
+        match core.run(|gb| gb.load_pyboy_state(&data))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
+    /// Runs up to `frames` frames ending where PyBoy's `tick()` ends them
+    /// (LY 153 -> 0, LCD switched on or off, every 70224 T-cycles while it
+    /// is off), drawing the last one if `render`; stops early before an
+    /// instruction at a hooked address. Returns (frames completed, the hook
+    /// `(bank, address)` or None). After a hook, the next call finishes the
+    /// interrupted frame first (pass the same `render`).
+    fn _pyboy_tick(
+        &mut self,
+        py: Python<'_>,
+        frames: u64,
+        render: bool,
+    ) -> PyResult<(u64, Option<(i32, u16)>)> {
+        let core = self.core_mut()?;
+        core.usable()?;
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done).min(FRAMES_PER_SIGNAL_CHECK);
+            let Core { gb, hooks, .. } = &mut *core;
+            let ran = py.detach(|| {
+                no_panic(|| {
+                    let mut completed = 0;
+                    while completed < n {
+                        let last = done + completed + 1 == frames;
+                        match gb.run_pyboy_frame(render && last, hooks) {
+                            PyBoyFrame::Done => completed += 1,
+                            PyBoyFrame::Hook(bank, addr) => return (completed, Some((bank, addr))),
+                        }
+                    }
+                    (completed, None)
+                })
+            });
+            match ran {
+                Err(msg) => {
+                    let err = internal_error(&msg);
+                    core.broken = Some(msg);
+                    return Err(err);
+                }
+                Ok((completed, hit)) => {
+                    done += completed;
+                    if hit.is_some() {
+                        return Ok((done, hit));
+                    }
+                }
+            }
+            if done < frames {
+                py.check_signals()?;
+            }
+        }
+        Ok((done, None))
+    }
+
+    /// Adds a PC hook at `(bank, address)` (PyBoy's bank numbering: -1 boot
+    /// ROM, the mapped ROM bank at 0x4000-0x7FFF...); False if it exists.
+    fn _hook_add(&mut self, bank: i32, address: u16) -> PyResult<bool> {
+        let core = self.core_mut()?;
+        Ok(core.hooks.insert(bank, address))
+    }
+
+    /// Removes a PC hook; False if there was none.
+    fn _hook_remove(&mut self, bank: i32, address: u16) -> PyResult<bool> {
+        let core = self.core_mut()?;
+        Ok(core.hooks.remove(bank, address))
+    }
+
+    /// Sets one CPU register: a f b c d e h l (0..=255), sp pc (0..=65535)
+    /// (F keeps its high nibble, as on hardware).
+    fn _set_register(&mut self, py: Python<'_>, name: &str, value: i64) -> PyResult<()> {
+        let wide = matches!(name, "sp" | "pc");
+        let max = if wide { 0xFFFF } else { 0xFF };
+        if !(0..=max).contains(&value) {
+            return Err(invalid_argument(
+                py,
+                format!("register {name} takes 0..={max}, got {value}"),
+            ));
+        }
+        let mut r: Registers = self.read(|gb| gb.registers())?;
+        let v = value as u8;
+        match name {
+            "a" => r.a = v,
+            "f" => r.f = v,
+            "b" => r.b = v,
+            "c" => r.c = v,
+            "d" => r.d = v,
+            "e" => r.e = v,
+            "h" => r.h = v,
+            "l" => r.l = v,
+            "sp" => r.sp = value as u16,
+            "pc" => r.pc = value as u16,
+            _ => {
+                return Err(invalid_argument(
+                    py,
+                    format!("unknown register {name:?}; valid: a f b c d e h l sp pc"),
+                ))
+            }
+        }
+        self.write(|gb| gb.set_registers(r))
     }
 
     // ---- verification aids (trace, reference path, fault injection) ----

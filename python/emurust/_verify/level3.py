@@ -5,6 +5,13 @@ short rollouts with different seeds, summarised as frames until the first diverg
 (min / median / max). A divergence is a failure and is reported with its first
 difference and the instruction trace; deviations the harness allowlists (PyBoy wrong on
 hardware, each backed by a hardware test ROM) are counted as ``allowlisted``.
+
+The long rollout resynchronizes (``run_lockstep(..., resync=True)``): after a divergence
+that a terminal allowlist entry proves to be PyBoy's (a deviation that changes the program
+flow, so that no mask can keep the two in step), or after an unexplained one, PyBoy's state
+at the frame end where the two stand is loaded into emurust (``GameBoy.load_pyboy_state``)
+and the comparison goes on. It reports the frames compared, the resyncs and every
+divergence classified: a proven PyBoy deviation (named) or a failure.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ DEFAULT_TARGETS = (
     ("tobutobugirl", "homebrew/tobutobugirl/tobu.gb"),
     ("libbet", "homebrew/libbet/libbet.gb"),
     ("pandoras_blocks", "homebrew/pandoras-blocks/PandorasBlocks.gbc"),
+    ("ucity", "homebrew/ucity/ucity.gbc"),
     ("dmg_acid2", "acid2/dmg-acid2.gb"),
     ("blargg_cpu_instrs_01", "blargg/cpu_instrs/individual/01-special.gb"),
 )
@@ -93,9 +101,13 @@ def allowlist_entries() -> list[dict[str, str]]:
     ]
 
 
-def _lockstep(target: Target, frames: int, seed: int, fault: str | None) -> Any:
+def _lockstep(
+    target: Target, frames: int, seed: int, fault: str | None, resync: bool = False
+) -> Any:
     difftest = import_difftest()
     kwargs: dict[str, Any] = {"frames": frames, "seed": seed}
+    if resync:
+        kwargs["resync"] = True
     if fault is not None:
         kwargs["fault"] = fault
     return difftest.run_lockstep(target.rom, **kwargs)
@@ -109,13 +121,21 @@ def _status(result: Any) -> Status:
 
 def check_long(target: Target, frames: int, seed: int, fault: str | None) -> Result:
     t0 = time.perf_counter()
-    res = _lockstep(target, frames, seed, fault)
+    res = _lockstep(target, frames, seed, fault, resync=True)
     div = None if res.divergence is None else res.divergence.to_dict()
     status = _status(res)
+    proven = [r for r in res.resyncs if r.kind == "pyboy-deviation"]
     what = (
         f"{target.label}: {frames}-frame rollout, seeded random input (seed {seed}), RAM and "
-        f"screen compared with PyBoy every frame; {res.frames_compared} frames compared"
+        f"screen compared with PyBoy every frame; {res.frames_compared} frames compared, "
+        f"{len(res.resyncs)} resyncs ({len(proven)} after a proven PyBoy deviation, "
+        f"{len(res.failures)} after a failure)"
     )
+    if proven:
+        names = sorted({r.name for r in proven})
+        what += "; proven PyBoy deviations: " + ", ".join(
+            f"{n} x{sum(r.name == n for r in proven)}" for n in names
+        )
     if fault:
         what += f"; fault {fault!r} injected"
     if div is not None:
@@ -140,7 +160,11 @@ def check_long(target: Target, frames: int, seed: int, fault: str | None) -> Res
         rom=target.shown,
         frames=res.frames_compared,
         divergence=div,
-        stats={"allowlisted": sorted(set(res.allowlisted))},
+        stats={
+            "allowlisted": sorted(set(res.allowlisted)),
+            "resyncs": [r.to_dict() for r in res.resyncs],
+            "failures": [d.to_dict() for d in res.failures],
+        },
         seconds=time.perf_counter() - t0,
     )
 

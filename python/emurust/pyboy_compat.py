@@ -1,0 +1,988 @@
+"""``emurust.PyBoy``: PyBoy 2.x's API on the emurust core, for RL code written against PyBoy.
+
+Replace ``from pyboy import PyBoy`` with ``from emurust import PyBoy``. The class follows
+PyBoy 2.8.1's behaviour: frames end where PyBoy's ``tick()`` ends them (LY 153 -> 0), buttons
+and ``send_input`` events are queued and applied at the start of a frame as PyBoy does,
+``screen.ndarray`` is a (144, 160, 4) RGBA array in PyBoy's default colours updated in place,
+``memory`` reads and writes the address space and its banks, hooks run a callback before the
+instruction at a ``(bank, address)``, and ``load_state`` reads PyBoy's own save states. What
+differs, and what is not supported (it raises ``NotImplementedError`` naming the feature), is
+listed in docs/pyboy.md. This module does not import PyBoy.
+"""
+
+from __future__ import annotations
+
+import heapq
+import io
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, SupportsIndex, Union, cast
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self
+
+from emurust._core import (
+    EmuRustWarning,
+    InvalidAddressError,
+    InvalidArgumentError,
+)
+from emurust._gameboy import GameBoy
+from emurust._pyboy import PYBOY_GREYS
+
+if TYPE_CHECKING:
+    from PIL import Image as _PILImage
+
+__all__ = ["PyBoy", "WindowEvent"]
+
+_EMURUST_STATE_MAGIC = b"EMURUST\0"
+_DEFAULT_PALETTE = tuple(g << 16 | g << 8 | g for g in PYBOY_GREYS)
+_WINDOWS = ("SDL2", "OpenGL", "GLFW", "null", "headless", "dummy")
+_HEADLESS = ("null", "headless", "dummy")
+# PyBoy's plugin keyword arguments (pyboy --help); truthy values are not supported here.
+_PLUGIN_KWARGS = (
+    "autopause",
+    "breakpoints",
+    "printer",
+    "printer_output",
+    "record_input",
+    "rewind",
+    "game_wrapper",
+    "debug",
+    "sound",
+)
+# PyBoy's cartridge classes by type byte, and its RAM banks by header byte 0x149
+# (pyboy/core/cartridge/cartridge.py); used for .ram files in PyBoy's layout.
+_BATTERY_TYPES = frozenset({0x03, 0x06, 0x09, 0x0F, 0x10, 0x13, 0x1B, 0x1E})
+_RTC_TYPES = frozenset({0x0F, 0x10})
+_RAM_BANKS = {0: 1, 1: 1, 2: 1, 3: 4, 4: 16, 5: 8}
+_MBC2_TYPES = frozenset({0x05, 0x06})
+
+Memoryish = Union[int, slice]
+
+
+class WindowEvent(int):
+    """PyBoy's ``WindowEvent`` names and numbers (``pyboy.utils.WindowEvent``), for
+    :meth:`PyBoy.send_input`. Only the button events, ``QUIT``, ``PASS``, ``PAUSE``,
+    ``UNPAUSE``, ``PAUSE_TOGGLE``, ``RELEASE_SPEED_UP`` and ``STATE_LOAD`` are supported; the
+    others (window, debugger, recording and rewind events) raise ``NotImplementedError``."""
+
+    (
+        QUIT,
+        PRESS_ARROW_UP,
+        PRESS_ARROW_DOWN,
+        PRESS_ARROW_RIGHT,
+        PRESS_ARROW_LEFT,
+        PRESS_BUTTON_A,
+        PRESS_BUTTON_B,
+        PRESS_BUTTON_SELECT,
+        PRESS_BUTTON_START,
+        RELEASE_ARROW_UP,
+        RELEASE_ARROW_DOWN,
+        RELEASE_ARROW_RIGHT,
+        RELEASE_ARROW_LEFT,
+        RELEASE_BUTTON_A,
+        RELEASE_BUTTON_B,
+        RELEASE_BUTTON_SELECT,
+        RELEASE_BUTTON_START,
+        _INTERNAL_TOGGLE_DEBUG,
+        PRESS_SPEED_UP,
+        RELEASE_SPEED_UP,
+        STATE_SAVE,
+        STATE_LOAD,
+        PASS,
+        SCREEN_RECORDING_TOGGLE,
+        PAUSE,
+        UNPAUSE,
+        PAUSE_TOGGLE,
+        PRESS_REWIND_BACK,
+        PRESS_REWIND_FORWARD,
+        RELEASE_REWIND_BACK,
+        RELEASE_REWIND_FORWARD,
+        WINDOW_FOCUS,
+        WINDOW_UNFOCUS,
+        _INTERNAL_RENDERER_FLUSH,
+        _INTERNAL_MOUSE,
+        _INTERNAL_MARK_TILE,
+        SCREENSHOT_RECORD,
+        DEBUG_MEMORY_SCROLL_DOWN,
+        DEBUG_MEMORY_SCROLL_UP,
+        MOD_SHIFT_ON,
+        MOD_SHIFT_OFF,
+        FULL_SCREEN_TOGGLE,
+        CYCLE_PALETTE,
+        SCREEN_RECORDING_TOGGLE_MP4,
+        DEBUG_GAME_AREA_TOGGLE,
+    ) = range(45)
+
+    def __str__(self) -> str:
+        for name, value in vars(WindowEvent).items():
+            if name.isupper() and value == int(self):
+                return name
+        return f"WindowEvent({int(self)})"
+
+
+# Button name -> (press event, release event, emurust button).
+_BUTTON_EVENTS = {
+    "up": (WindowEvent.PRESS_ARROW_UP, WindowEvent.RELEASE_ARROW_UP),
+    "down": (WindowEvent.PRESS_ARROW_DOWN, WindowEvent.RELEASE_ARROW_DOWN),
+    "right": (WindowEvent.PRESS_ARROW_RIGHT, WindowEvent.RELEASE_ARROW_RIGHT),
+    "left": (WindowEvent.PRESS_ARROW_LEFT, WindowEvent.RELEASE_ARROW_LEFT),
+    "a": (WindowEvent.PRESS_BUTTON_A, WindowEvent.RELEASE_BUTTON_A),
+    "b": (WindowEvent.PRESS_BUTTON_B, WindowEvent.RELEASE_BUTTON_B),
+    "select": (WindowEvent.PRESS_BUTTON_SELECT, WindowEvent.RELEASE_BUTTON_SELECT),
+    "start": (WindowEvent.PRESS_BUTTON_START, WindowEvent.RELEASE_BUTTON_START),
+}
+_EVENT_BUTTON: dict[int, tuple[str, bool]] = {}
+for _name, (_press, _release) in _BUTTON_EVENTS.items():
+    _EVENT_BUTTON[_press] = (_name, True)
+    _EVENT_BUTTON[_release] = (_name, False)
+_SUPPORTED_EVENTS = frozenset(
+    set(_EVENT_BUTTON)
+    | {
+        WindowEvent.QUIT,
+        WindowEvent.PASS,
+        WindowEvent.PAUSE,
+        WindowEvent.UNPAUSE,
+        WindowEvent.PAUSE_TOGGLE,
+        WindowEvent.RELEASE_SPEED_UP,
+        WindowEvent.STATE_LOAD,
+    }
+)
+
+
+def _index(value: object, what: str) -> int:
+    try:
+        return int(cast(SupportsIndex, value).__index__())
+    except (AttributeError, TypeError):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}") from None
+
+
+def _rom_bytes(gamerom: object) -> tuple[bytes, str | None]:
+    if isinstance(gamerom, (str, os.PathLike)):
+        path = os.fspath(gamerom)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"ROM file {path} was not found!")
+        with open(path, "rb") as f:
+            return f.read(), str(path)
+    read = getattr(gamerom, "read", None)
+    if read is None:
+        raise TypeError(
+            "gamerom must be a path (str or os.PathLike) or a binary file-like object, not "
+            f"{type(gamerom).__name__}"
+        )
+    data = read()
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError("gamerom's read() must return bytes (open the file with 'rb')")
+    return bytes(data), None
+
+
+def _cartridge_title(rom: bytes) -> str:
+    """The title as PyBoy reads it: 0x134 up to 0x143 (0x142 for CGB-flagged ROMs), up to
+    the first NUL."""
+    end = 0x142 if len(rom) > 0x143 and rom[0x143] >> 7 else 0x143
+    return "".join(chr(b) for b in rom[0x134:end]).split("\0")[0]
+
+
+class PyBoyRegisterFile:
+    """``PyBoy.register_file``: the CPU registers ``A F B C D E HL SP PC``, readable and
+    writable (writes are masked to the register's width; ``F`` keeps its high nibble)."""
+
+    _BYTES = ("A", "F", "B", "C", "D", "E")
+    _gb: GameBoy
+
+    def __init__(self, gb: GameBoy) -> None:
+        object.__setattr__(self, "_gb", gb)
+
+    def __getattr__(self, name: str) -> int:
+        regs: dict[str, int] = self._gb.registers
+        if name in self._BYTES or name in ("SP", "PC"):
+            return regs[name.lower()]
+        if name == "HL":
+            return regs["h"] << 8 | regs["l"]
+        raise AttributeError(f"register file has no register {name!r}")
+
+    def __setattr__(self, name: str, value: int) -> None:
+        value = _index(value, f"register {name}")
+        if name in self._BYTES:
+            mask = 0xF0 if name == "F" else 0xFF
+            self._gb._set_register(name.lower(), value & mask)
+        elif name == "HL":
+            self._gb._set_register("h", (value >> 8) & 0xFF)
+            self._gb._set_register("l", value & 0xFF)
+        elif name in ("SP", "PC"):
+            self._gb._set_register(name.lower(), value & 0xFFFF)
+        else:
+            raise AttributeError(f"register file has no register {name!r}")
+
+
+class PyBoyMemoryView:
+    """``PyBoy.memory``: ``memory[addr]``, ``memory[start:stop:step]`` (a list, as in PyBoy),
+    ``memory[bank, addr]`` and ``memory[bank, start:stop]`` for the banked regions as PyBoy
+    defines them (ROM banks at 0x0000-0x7FFF, ``-1`` the boot ROM, VRAM bank 0, cartridge RAM
+    banks at 0xA000-0xBFFF, WRAM at 0xC000-0xDFFF), and writes. Unbanked writes go through the
+    bus (MBC registers, I/O side effects); ROM and boot-ROM overrides are not supported."""
+
+    def __init__(self, owner: PyBoy) -> None:
+        self._owner = owner
+        self._gb = owner._gb
+
+    def __len__(self) -> int:
+        raise TypeError("It's not possible to define the length of the memory space (as in PyBoy)")
+
+    def __iter__(self) -> Any:
+        raise TypeError("It's not possible to iterate over the memory space (as in PyBoy)")
+
+    @staticmethod
+    def _range(key: slice) -> range:
+        if key.start is None:
+            raise InvalidArgumentError("Start address required")
+        if key.stop is None:
+            raise InvalidArgumentError("End address required")
+        start, stop = _index(key.start, "slice start"), _index(key.stop, "slice stop")
+        step = 1 if key.step is None else _index(key.step, "slice step")
+        if step <= 0:
+            raise InvalidArgumentError("Slice step must be a positive integer")
+        if not 0 <= start <= 0xFFFF:
+            raise InvalidAddressError("Start address out of bounds")
+        if not 0 <= stop <= 0x10000:
+            raise InvalidAddressError("End address out of bounds")
+        if not start < stop:
+            raise InvalidArgumentError("Start address has to come before end address")
+        return range(start, stop, step)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, tuple):
+            bank, addr = key
+            return self._banked(bank, addr, None)
+        if isinstance(key, slice):
+            r = self._range(key)
+            data = self._gb.memory[r.start : r.stop : r.step]
+            return list(data)
+        return self._gb.memory[_index(key, "address")]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if isinstance(key, tuple):
+            bank, addr = key
+            self._banked(bank, addr, value)
+            return
+        mem = self._gb.memory
+        if isinstance(key, slice):
+            r = self._range(key)
+            if isinstance(value, Iterable):
+                values = [_index(v, "memory value") for v in value]
+                if len(values) != len(r):
+                    raise InvalidArgumentError("slice does not match length of data")
+            else:
+                values = [_index(value, "memory value")] * len(r)
+            for a, v in zip(r, values):
+                mem[a] = v
+            return
+        mem[_index(key, "address")] = _index(value, "memory value")
+
+    def _banked(self, bank: object, addr: Memoryish, value: Any) -> Any:
+        if not isinstance(bank, int):
+            raise InvalidArgumentError("Bank has to be integer. Slicing is not supported.")
+        if isinstance(addr, slice):
+            r = self._range(addr)
+            first = r.start
+        else:
+            first = _index(addr, "address")
+            r = range(first, first + 1)
+        if not 0 <= first <= 0xFFFF:
+            raise InvalidAddressError(f"address {first:#06x} is outside 0x0000..=0xFFFF")
+        last = r[-1]
+        owner = self._owner
+        if first < 0x8000:
+            if value is not None:
+                raise NotImplementedError(
+                    "memory[bank, addr] = value for ROM (PyBoy's ROM override) is not "
+                    "supported: emurust shares the ROM between machines"
+                )
+            if bank == -1:
+                boot = owner._boot_rom
+                if boot is None:
+                    raise NotImplementedError(
+                        "memory[-1, addr]: this emurust.PyBoy has no boot ROM (pass bootrom=)"
+                    )
+                if last > 0xFF:
+                    raise InvalidAddressError("Start address out of range for bootrom")
+                out = [boot[a] for a in r]
+            else:
+                if bank < 0 or bank >= owner._rom_banks:
+                    raise InvalidAddressError(
+                        f"ROM bank {bank} out of range (the ROM has {owner._rom_banks} banks)"
+                    )
+                base = 0x4000 if first >= 0x4000 else 0
+                if last - base >= 0x4000:
+                    raise InvalidAddressError("Out of bounds for reading ROM bank")
+                rom = owner._rom
+                out = [rom[bank * 0x4000 + a - base] for a in r]
+        elif first < 0xA000:
+            if bank != 0:
+                raise InvalidArgumentError("Selecting bank of VRAM is only supported for CGB mode")
+            if last >= 0xA000:
+                raise InvalidAddressError("Out of bounds for reading VRAM bank")
+            if value is not None:
+                self[r.start : r.stop : r.step] = value
+                return None
+            out = self[r.start : r.stop : r.step]
+        elif first < 0xC000:
+            if last >= 0xC000:
+                raise InvalidAddressError("Out of bounds for reading cartridge RAM bank")
+            ram = bytearray(self._gb.cartridge_ram)
+            size = owner._cart_ram_size
+            offsets = [bank * 0x2000 + a - 0xA000 for a in r]
+            if bank < 0 or not offsets or offsets[-1] >= size:
+                raise InvalidAddressError(
+                    f"cartridge RAM bank {bank}, address {last:#06x} is outside the "
+                    f"cartridge's {size} bytes of RAM"
+                )
+            if value is None:
+                out = [ram[o] for o in offsets]
+            else:
+                values = (
+                    [_index(v, "memory value") for v in value]
+                    if isinstance(value, Iterable)
+                    else [_index(value, "memory value")] * len(offsets)
+                )
+                if len(values) != len(offsets):
+                    raise InvalidArgumentError("slice does not match length of data")
+                for o, v in zip(offsets, values):
+                    if not 0 <= v <= 0xFF:
+                        raise InvalidArgumentError(f"byte value {v} is outside 0..=255")
+                    ram[o] = v
+                self._gb.load_cartridge_ram(bytes(ram))
+                return None
+        elif first < 0xE000:
+            # The DMG's WRAM: bank 0 (and bank 1 for 0xD000-0xDFFF, its fixed second bank).
+            if last >= 0xE000:
+                raise InvalidAddressError("Out of bounds for reading WRAM bank")
+            if not (bank == 0 or (bank == 1 and first >= 0xD000)):
+                raise InvalidArgumentError("Selecting bank of WRAM is only supported for CGB mode")
+            if value is not None:
+                self[r.start : r.stop : r.step] = value
+                return None
+            out = self[r.start : r.stop : r.step]
+        else:
+            raise InvalidAddressError("Invalid memory address for bank")
+        return out if isinstance(addr, slice) else out[0]
+
+
+class Screen:
+    """``PyBoy.screen``: ``ndarray`` is a (144, 160, 4) RGBA uint8 array in the palette's
+    colours (PyBoy's greys FF/99/55/00 by default), the same array updated in place by every
+    rendering ``tick``; ``image`` a PIL image over it (needs Pillow)."""
+
+    raw_buffer_dims = (144, 160)
+    raw_buffer_format = "RGBA"
+
+    def __init__(self, owner: PyBoy) -> None:
+        self._owner = owner
+        self.ndarray: npt.NDArray[np.uint8] = np.zeros((144, 160, 4), dtype=np.uint8)
+        self.ndarray[..., 3] = 0xFF
+        self.raw_buffer = self.ndarray.data.cast("B")
+        self._lut = np.zeros((4, 4), dtype=np.uint8)
+        self._image: Any = None
+
+    def _set_palette(self, palette: Sequence[int]) -> None:
+        for i, c in enumerate(palette):
+            self._lut[i] = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, 0xFF)
+
+    def _update(self) -> None:
+        np.take(self._lut, self._owner._gb.screen_shades, axis=0, out=self.ndarray)
+
+    @property
+    def image(self) -> _PILImage.Image:
+        if self._image is None:
+            try:
+                from PIL import Image
+            except ImportError as e:
+                raise ImportError(
+                    f"PyBoy.screen.image needs Pillow: pip install pillow ({e})"
+                ) from e
+            self._image = Image.frombuffer("RGBA", (160, 144), self.ndarray, "raw", "RGBA", 0, 1)
+        return cast("_PILImage.Image", self._image)
+
+    def get_tilemap_position(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """``((SCX, SCY), (WX - 7, WY))``, as PyBoy gives it."""
+        m = self._owner._gb.memory
+        return (m[0xFF43], m[0xFF42]), (m[0xFF4B] - 7, m[0xFF4A])
+
+    @property
+    def tilemap_position_list(self) -> list[list[int]]:
+        raise NotImplementedError(
+            "screen.tilemap_position_list (per-line scroll registers) is not supported"
+        )
+
+
+class TileMap:
+    """``PyBoy.tilemap_background`` / ``tilemap_window``: ``tilemap[x, y]`` (column, row; ints
+    or slices, lists as in PyBoy) is the tile identifier there (0..383: PyBoy's unified
+    numbering, signed tile data mapped to 128..383); ``tile_identifier(x, y)``,
+    ``search_for_identifiers``, ``map_offset`` and ``signed_tile_data`` as in PyBoy. Tile
+    objects (``use_tile_objects(True)``, ``tile()``) are not supported."""
+
+    shape = (32, 32)
+
+    def __init__(self, owner: PyBoy, select: str) -> None:
+        self._owner = owner
+        self._select = select
+
+    def _lcdc(self) -> int:
+        return int(self._owner._gb.memory[0xFF40])
+
+    @property
+    def map_offset(self) -> int:
+        bit = 0x40 if self._select == "WINDOW" else 0x08
+        return 0x9C00 if self._lcdc() & bit else 0x9800
+
+    @property
+    def signed_tile_data(self) -> bool:
+        return not self._lcdc() & 0x10
+
+    def tile_identifier(self, column: int, row: int) -> int:
+        if not 0 <= column < 32:
+            raise IndexError("column is out of bounds. Value of 0 to 31 is allowed")
+        if not 0 <= row < 32:
+            raise IndexError("row is out of bounds. Value of 0 to 31 is allowed")
+        tile = int(self._owner._gb.memory[self.map_offset + 32 * row + column])
+        if self.signed_tile_data:
+            return ((tile ^ 0x80) - 128) + 0x100
+        return tile
+
+    def use_tile_objects(self, switch: bool) -> None:
+        if switch:
+            raise NotImplementedError("TileMap.use_tile_objects(True) (Tile objects)")
+
+    def tile(self, column: int, row: int) -> Any:
+        raise NotImplementedError("TileMap.tile() (Tile objects)")
+
+    @staticmethod
+    def _span(s: slice) -> range:
+        step = 1 if s.step is None else s.step
+        start = 0 if s.start is None else s.start
+        stop = 32 if s.stop is None else s.stop
+        if step < 0:
+            raise ValueError("Reversed ranges are unsupported")
+        if start > stop:
+            raise ValueError("Invalid range")
+        return range(start, stop, step)
+
+    def __getitem__(self, xy: Any) -> Any:
+        x: Any
+        y: Any
+        x, y = (xy, slice(None)) if isinstance(xy, (int, slice)) else xy
+        if isinstance(x, slice) and isinstance(y, slice):
+            return [[self.tile_identifier(c, r) for c in self._span(x)] for r in self._span(y)]
+        if isinstance(x, slice):
+            return [self.tile_identifier(c, y) for c in self._span(x)]
+        if isinstance(y, slice):
+            return [self.tile_identifier(x, r) for r in self._span(y)]
+        return self.tile_identifier(x, y)
+
+    def search_for_identifiers(self, identifiers: Iterable[int]) -> list[list[list[int]]]:
+        ids = np.asarray(self[:, :], dtype=np.uint32)
+        return [[[int(v) for v in m] for m in np.argwhere(ids == i)] for i in identifiers]
+
+    def __repr__(self) -> str:
+        return f"<emurust TileMap {self._select} at {self.map_offset:#06x}>"
+
+
+class Sound:
+    """``PyBoy.sound``: ``ndarray`` holds the last frame's samples, (n, 2) int8, when the
+    machine was built with ``sound_emulated=True``."""
+
+    raw_buffer_format = "b"
+
+    def __init__(self, owner: PyBoy) -> None:
+        self._owner = owner
+        self.sample_rate: int = owner._sample_rate
+
+    @property
+    def ndarray(self) -> npt.NDArray[np.int8]:
+        if not self._owner._sound_emulated:
+            raise RuntimeError("Sound is not enabled! (construct with sound_emulated=True)")
+        return self._owner._gb.sound
+
+
+class PyBoy:
+    """PyBoy 2.x's ``PyBoy`` class on the emurust core (see the module docstring and
+    docs/pyboy.md). Arguments as PyBoy's; headless only (``window="null"``, the default), DMG
+    only (``cgb=True`` is refused; a CGB-flagged ROM runs as with ``cgb=False``)."""
+
+    def __init__(
+        self,
+        gamerom: str | os.PathLike[str] | IO[bytes],
+        *,
+        ram_file: IO[bytes] | None = None,
+        rtc_file: IO[bytes] | None = None,
+        window: str = "null",
+        scale: int = 3,
+        symbols: str | os.PathLike[str] | None = None,
+        bootrom: str | os.PathLike[str] | None = None,
+        sound_volume: int = 100,
+        sound_emulated: bool = False,
+        sound_sample_rate: int | None = None,
+        cgb: bool | None = None,
+        gameshark: str | None = None,
+        no_input: bool = False,
+        log_level: str = "ERROR",
+        color_palette: Sequence[int] = _DEFAULT_PALETTE,
+        cgb_color_palette: Any = None,
+        title_status: bool = False,
+        serial_shared_memory: Any = None,
+        serial_interrupt_based: bool = False,
+        sgb_border: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self.stopped = False
+        self.initialized = False
+        if window not in _WINDOWS:
+            raise KeyError(
+                f'Unknown window type: {window}. Use "SDL2", "OpenGL", "GLFW", or "null"'
+            )
+        if window not in _HEADLESS:
+            raise NotImplementedError(f"window={window!r}: emurust.PyBoy runs headless only")
+        for name, value in kwargs.items():
+            if name not in _PLUGIN_KWARGS:
+                raise KeyError(f"Unknown keyword argument: {name}")
+            if value:
+                raise NotImplementedError(f"{name}={value!r} (a PyBoy plugin) is not supported")
+        if cgb:
+            raise NotImplementedError("cgb=True: emurust emulates the DMG (Game Boy) only")
+        if gameshark:
+            raise NotImplementedError("gameshark codes are not supported")
+        if serial_shared_memory is not None:
+            raise NotImplementedError("serial_shared_memory (link cable) is not supported")
+        if sgb_border:
+            raise NotImplementedError("sgb_border=True: SGB features are not emulated")
+        if rtc_file is not None:
+            raise NotImplementedError("rtc_file: PyBoy's .rtc files are not read")
+        if not 0 <= sound_volume <= 100:
+            raise InvalidArgumentError("Sound volume has to be between 0 and 100.")
+
+        data, path = _rom_bytes(gamerom)
+        self.gamerom: str | None = path
+        self._rom = data
+        self._rom_banks = max(1, len(data) // 0x4000)
+        self._boot_rom: bytes | None = None
+        if bootrom is not None:
+            self._boot_rom = Path(os.fspath(bootrom)).read_bytes()
+        self._sound_emulated = bool(sound_emulated)
+        self._sample_rate = 48000 if sound_sample_rate is None else int(sound_sample_rate)
+        if cgb is None and len(data) > 0x143 and data[0x143] & 0x80:
+            warnings.warn(
+                "this ROM is CGB-enhanced or CGB-only; emurust.PyBoy runs it as a DMG, as "
+                "PyBoy(..., cgb=False) does (PyBoy would pick CGB mode)",
+                EmuRustWarning,
+                stacklevel=2,
+            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EmuRustWarning)  # header warnings: PyBoy's too
+            self._gb = GameBoy(
+                data,
+                boot_rom=self._boot_rom,
+                sound_sample_rate=self._sample_rate if self._sound_emulated else None,
+            )
+        cart_type = data[0x147] if len(data) > 0x147 else 0
+        self._battery = cart_type in _BATTERY_TYPES
+        self._rtc = cart_type in _RTC_TYPES
+        self._mbc2 = cart_type in _MBC2_TYPES
+        self._cart_ram_size = len(self._gb.cartridge_ram) - (48 if self._rtc else 0)
+        ram_size_code = data[0x149] if len(data) > 0x149 else 0
+        self._pyboy_ram_bytes = _RAM_BANKS.get(ram_size_code, 1) * 0x2000
+        # As PyBoy: RAM files are read for battery-backed cartridges only.
+        if ram_file is None and path is not None and os.path.isfile(path + ".ram"):
+            if self._battery:
+                with open(path + ".ram", "rb") as f:
+                    self._load_ram(f.read())
+        elif ram_file is not None and self._battery:
+            self._load_ram(ram_file.read())
+        if self._rtc and path is not None and os.path.isfile(path + ".rtc"):
+            warnings.warn(
+                f"{path}.rtc (PyBoy's clock file) is not read: the clock starts at 0",
+                EmuRustWarning,
+                stacklevel=2,
+            )
+
+        self.rom_symbols: dict[int, dict[int, list[str]]] = {}
+        self.rom_symbols_inverse: dict[str, tuple[int, int]] = {}
+        if symbols is not None and not os.path.isfile(os.fspath(symbols)):
+            raise FileNotFoundError(f"Symbols file {os.fspath(symbols)} was not found!")
+        self.symbols_file = None if symbols is None else os.fspath(symbols)
+        self._load_symbols()
+
+        self.frame_count = 0
+        self.target_emulationspeed = 0
+        self.paused = False
+        self.quitting = False
+        self.events: list[int] = []
+        self.queued_input: list[tuple[int, int]] = []
+        self._hooks: dict[tuple[int, int], tuple[Callable[[Any], Any], Any]] = {}
+        self._serial_read = 0
+        self.cartridge_title = _cartridge_title(data)
+        self.screen = Screen(self)
+        self.set_color_palette(color_palette)
+        self.register_file = PyBoyRegisterFile(self._gb)
+        self.memory = PyBoyMemoryView(self)
+        self.tilemap_background = TileMap(self, "BACKGROUND")
+        self.tilemap_window = TileMap(self, "WINDOW")
+        self.sound = Sound(self)
+        self.initialized = True
+
+    # ---- emulation ------------------------------------------------------------------
+
+    def tick(self, count: int = 1, render: bool = True, sound: bool = True) -> bool:
+        """Runs ``count`` frames (PyBoy's frames: each ends as LY wraps from 153 to 0),
+        drawing the last one if ``render``; queued inputs are applied at the start of the
+        frame they are due in, hooks run their callbacks. Returns False once a ``QUIT`` event
+        was handled, as PyBoy does (and False for ``count=0``)."""
+        if self.stopped:
+            raise RuntimeError("Emulator is stopped")
+        try:
+            left = _index(count, "count")
+        except TypeError:
+            raise InvalidArgumentError("count must be a non-negative integer") from None
+        if left < 0:
+            raise InvalidArgumentError("count must be a non-negative integer")
+        running = False
+        rendered = False
+        while left > 0:
+            self._handle_events()
+            if self.paused:
+                n = 1
+            else:
+                # Frames up to the next queued input run in one call.
+                n = left
+                if self.queued_input:
+                    n = max(1, min(n, self.queued_input[0][0] - self.frame_count))
+                self._run(n, render and n == left)
+                rendered = rendered or (render and n == left)
+                self.frame_count += n
+            left -= n
+            running = not self.quitting
+            self._post_handle_events()
+        if rendered:
+            self.screen._update()
+        return running
+
+    def _run(self, frames: int, render: bool) -> None:
+        gb = self._gb
+        while frames > 0:
+            done, hit = gb._pyboy_tick(frames, render)
+            frames -= done
+            if hit is not None:
+                callback, context = self._hooks[hit]
+                callback(context)
+
+    def _handle_events(self) -> None:
+        for event in self.events:
+            button = _EVENT_BUTTON.get(event)
+            if button is not None:
+                name, press = button
+                if press:
+                    self._gb.button_press(name)
+                else:
+                    self._gb.button_release(name)
+            elif event == WindowEvent.QUIT:
+                self.quitting = True
+            elif event == WindowEvent.RELEASE_SPEED_UP:
+                self.target_emulationspeed = int(bool(self.target_emulationspeed) ^ True)
+            elif event == WindowEvent.PAUSE:
+                self.paused = True
+            elif event == WindowEvent.UNPAUSE:
+                self.paused = False
+            elif event == WindowEvent.PAUSE_TOGGLE:
+                self.paused = not self.paused
+            elif event == WindowEvent.STATE_LOAD:
+                self._state_load_event()
+
+    def _state_load_event(self) -> None:
+        """``WindowEvent.STATE_LOAD``: PyBoy loads ``<gamerom>.state``."""
+        path = None if self.gamerom is None else self.gamerom + ".state"
+        if path is None or not os.path.isfile(path):
+            warnings.warn(
+                f"STATE_LOAD: no state file {path or '(the ROM was not given by path)'}",
+                EmuRustWarning,
+                stacklevel=3,
+            )
+            return
+        with open(path, "rb") as f:
+            self.load_state(f)
+
+    def _post_handle_events(self) -> None:
+        self.events = []
+        while self.queued_input and self.frame_count == self.queued_input[0][0]:
+            _, event = heapq.heappop(self.queued_input)
+            self.events.append(event)
+
+    def set_emulation_speed(self, target_speed: int) -> None:
+        """Stored as PyBoy stores it; like PyBoy's null window, emurust.PyBoy never sleeps."""
+        self.target_emulationspeed = target_speed
+
+    # ---- input ----------------------------------------------------------------------
+
+    def _button_events(self, input: str) -> tuple[int, int]:
+        if not isinstance(input, str):
+            raise TypeError(f"button name must be a str, not {type(input).__name__}")
+        events = _BUTTON_EVENTS.get(input.lower())
+        if events is None:
+            raise InvalidArgumentError(f"Unrecognized input: {input}")
+        return events
+
+    def button(self, input: str, delay: int = 1) -> None:
+        """Presses ``input`` at the start of the next frame and releases it ``delay`` frames
+        later (PyBoy's ``button``)."""
+        press, release = self._button_events(input)
+        self.send_input(press)
+        self.send_input(release, delay)
+
+    def button_press(self, input: str) -> None:
+        self.send_input(self._button_events(input)[0])
+
+    def button_release(self, input: str) -> None:
+        self.send_input(self._button_events(input)[1])
+
+    def send_input(self, event: int, delay: int = 0) -> None:
+        """Queues a ``WindowEvent`` for the start of the next frame, or ``delay`` frames
+        later."""
+        event = _index(event, "event")
+        if event not in _SUPPORTED_EVENTS:
+            raise NotImplementedError(
+                f"send_input({WindowEvent(event)}): only button, QUIT, PASS, PAUSE, UNPAUSE, "
+                "PAUSE_TOGGLE, RELEASE_SPEED_UP and STATE_LOAD events are supported"
+            )
+        if delay:
+            if not delay > 0:
+                raise InvalidArgumentError("Only positive integers allowed")
+            heapq.heappush(self.queued_input, (self.frame_count + delay, event))
+        else:
+            self.events.append(event)
+
+    # ---- state ----------------------------------------------------------------------
+
+    def save_state(self, file_like_object: IO[bytes]) -> None:
+        """Writes the machine's state (emurust's own format, which ``load_state`` reads;
+        PyBoy cannot read it) to a binary file-like object."""
+        _check_binary(file_like_object, "save_state")
+        file_like_object.write(self._gb.save_state())
+
+    def load_state(self, file_like_object: IO[bytes]) -> None:
+        """Reads a state from a binary file-like object: one written by :meth:`save_state`,
+        or one written by PyBoy 2.8.1's ``save_state`` (``InvalidStateError`` names the
+        problem with any other)."""
+        _check_binary(file_like_object, "load_state")
+        data = file_like_object.read()
+        if data.startswith(_EMURUST_STATE_MAGIC):
+            self._gb.load_state(data)
+        else:
+            self._gb.load_pyboy_state(data)
+        self.screen._update()
+
+    def stop(
+        self, save: bool = True, ram_file: IO[bytes] | None = None, rtc_file: Any = None
+    ) -> None:
+        """Stops the emulator; with ``save`` and a battery-backed cartridge, writes the
+        cartridge RAM as PyBoy does (to ``ram_file``, or ``<gamerom>.ram`` next to a ROM given
+        by path), in PyBoy's layout."""
+        if not self.initialized or self.stopped:
+            return
+        if save and self._battery:
+            data = self._ram_file_bytes()
+            if ram_file is not None:
+                ram_file.write(data)
+            elif self.gamerom is not None:
+                with open(self.gamerom + ".ram", "wb") as f:
+                    f.write(data)
+            else:
+                warnings.warn(
+                    "stop(save=True): the ROM was given as a file object; pass ram_file= to "
+                    "save the cartridge RAM",
+                    EmuRustWarning,
+                    stacklevel=2,
+                )
+            if self._rtc:
+                warnings.warn(
+                    "the cartridge clock is not saved (PyBoy's .rtc format is not written)",
+                    EmuRustWarning,
+                    stacklevel=2,
+                )
+        self.stopped = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _ram_file_bytes(self) -> bytes:
+        """The cartridge RAM in PyBoy's .ram layout: every RAM bank PyBoy allocates for the
+        header's size, 8 KiB each (MBC2: its 512 nibbles as 0xF0 | value)."""
+        ram = self._gb.cartridge_ram[: self._cart_ram_size]
+        if self._mbc2:
+            ram = bytes(0xF0 | b for b in ram)
+        return ram + bytes(max(0, self._pyboy_ram_bytes - len(ram)))
+
+    def _load_ram(self, data: bytes) -> None:
+        size = self._cart_ram_size
+        if size == 0:
+            return
+        ram = bytearray(data[:size].ljust(size, b"\0"))
+        if self._mbc2:
+            ram = bytearray(b & 0x0F for b in ram)
+        if self._rtc:
+            ram += self._gb.cartridge_ram[size:]
+        self._gb.load_cartridge_ram(bytes(ram))
+
+    # ---- hooks and symbols ----------------------------------------------------------
+
+    def _load_symbols(self) -> None:
+        paths: list[str] = []
+        if self.gamerom:
+            stem, ext = os.path.splitext(self.gamerom)
+            paths = [stem + ".sym", stem + ext + ".sym", stem + ".map", stem + ext + ".map"]
+        for p in [self.symbols_file, *paths]:
+            if p and os.path.isfile(p):
+                if p.endswith(".map"):
+                    self._load_map_file(p)
+                else:
+                    self._load_sym_file(p)
+
+    def _add_symbol(self, bank: int, addr: int, label: str) -> None:
+        self.rom_symbols.setdefault(bank, {}).setdefault(addr, []).append(label)
+        self.rom_symbols_inverse[label] = (bank, addr)
+
+    def _load_sym_file(self, path: str) -> None:
+        group = "labels"
+        with open(path) as f:
+            for raw in f:
+                line = raw.strip()
+                if not line or line.startswith(";"):
+                    continue
+                if line.startswith("["):
+                    group = line[1:-1]
+                    continue
+                if group != "labels":
+                    continue
+                parts = re.split(":| ", line)
+                if len(parts) != 3:
+                    continue
+                try:
+                    bank, addr = int(parts[0], 16), int(parts[1], 16)
+                except ValueError:
+                    continue
+                self._add_symbol(bank, addr, parts[2])
+
+    _MAP_SYMBOL = re.compile(r"^\s*([0-9A-Fa-f]{8})\s+(\S+)\s+\S*\s*$")
+
+    def _load_map_file(self, path: str) -> None:
+        with open(path) as f:
+            for line in f:
+                m = self._MAP_SYMBOL.match(line)
+                if m is None or m.group(2) in self.rom_symbols_inverse:
+                    continue
+                self._add_symbol(0, int(m.group(1), 16), m.group(2))
+
+    def symbol_lookup(self, symbol: str) -> tuple[int, int]:
+        """``(bank, address)`` of a label of the loaded ``.sym``/``.map`` file (ValueError if
+        unknown)."""
+        found = self.rom_symbols_inverse.get(symbol)
+        if found is None:
+            raise ValueError(f"Symbol not found: {symbol}")
+        return found
+
+    def hook_register(
+        self, bank: int | None, addr: int | str, callback: Callable[[Any], Any], context: Any
+    ) -> None:
+        """Calls ``callback(context)`` each time the CPU is about to execute the instruction
+        at ``addr`` in ``bank`` (``bank=None`` and a symbol name for ``addr`` look it up).
+        Memory is not modified (PyBoy writes opcode 0xDB there)."""
+        bank, addr = self._hook_target(bank, addr)
+        if (bank, addr) in self._hooks:
+            raise ValueError("Hook already registered for this bank and address.")
+        self.memory[bank, addr]  # the bank and address must exist, as in PyBoy
+        self._gb._hook_add(bank, addr)
+        self._hooks[(bank, addr)] = (callback, context)
+
+    def hook_deregister(self, bank: int | None, addr: int | str) -> None:
+        bank, addr = self._hook_target(bank, addr)
+        if self._hooks.pop((bank, addr), None) is None:
+            raise ValueError("Breakpoint not found for bank and addr")
+        self._gb._hook_remove(bank, addr)
+
+    def _hook_target(self, bank: int | None, addr: int | str) -> tuple[int, int]:
+        if bank is None and isinstance(addr, str):
+            return self.symbol_lookup(addr)
+        if bank is None or isinstance(addr, str):
+            raise InvalidArgumentError("give a bank and an address, or None and a symbol name")
+        b, a = _index(bank, "bank"), _index(addr, "address")
+        if not 0 <= a <= 0xFFFF:
+            raise InvalidAddressError(f"address {a:#x} is outside 0x0000..=0xFFFF")
+        return b, a
+
+    # ---- the rest of PyBoy's API ----------------------------------------------------
+
+    def set_color_palette(self, palette: Sequence[int]) -> None:
+        """Four 0xRRGGBB colours, lightest first (PyBoy's ``set_color_palette``)."""
+        colours = [_index(c, "palette colour") for c in palette]
+        if len(colours) != 4 or not all(0 <= c <= 0xFFFFFF for c in colours):
+            raise InvalidArgumentError("palette must be four 0xRRGGBB colours")
+        self._gb.palette = colours
+        self.screen._set_palette(colours)
+        self.screen._update()
+
+    def _serial(self) -> str:
+        """The bytes sent out of the serial port since the last call, as a str."""
+        out = self._gb.serial_output
+        new, self._serial_read = out[self._serial_read :], len(out)
+        return "".join(chr(b) for b in new)
+
+    def _cycles(self) -> int:
+        """T-cycles since power-on (PyBoy's ``mb.cpu.cycles``)."""
+        return self._gb.cycles
+
+    def printer_image(self) -> None:
+        return None
+
+    @property
+    def game_wrapper(self) -> Any:
+        raise NotImplementedError("PyBoy.game_wrapper (game wrappers) is not supported")
+
+    def _unsupported(name: str) -> Any:  # type: ignore[misc]  # noqa: N805
+        def method(self: PyBoy, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError(f"PyBoy.{name} is not supported by emurust.PyBoy")
+
+        method.__name__ = name
+        method.__doc__ = f"Not supported: raises NotImplementedError ({name})."
+        return method
+
+    game_area = _unsupported("game_area")
+    game_area_collision = _unsupported("game_area_collision")
+    game_area_dimensions = _unsupported("game_area_dimensions")
+    game_area_mapping = _unsupported("game_area_mapping")
+    get_sprite = _unsupported("get_sprite")
+    get_sprite_by_tile_identifier = _unsupported("get_sprite_by_tile_identifier")
+    get_tile = _unsupported("get_tile")
+    rtc_lock_experimental = _unsupported("rtc_lock_experimental")
+    del _unsupported
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("memory_scanner", "gameshark", "rumble", "sgb"):
+            raise NotImplementedError(f"PyBoy.{name} is not supported by emurust.PyBoy")
+        raise AttributeError(f"'PyBoy' object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        return f"<emurust.PyBoy {self.cartridge_title!r} frame={self.frame_count}>"
+
+
+def _check_binary(f: object, what: str) -> None:
+    if isinstance(f, (str, os.PathLike)):
+        raise TypeError(
+            f"{what} takes a file-like object, not a path (open(path, 'rb'/'wb') first)"
+        )
+    if isinstance(f, io.TextIOBase):
+        raise TypeError(f"{what}: text file not allowed, open it in binary mode ('rb'/'wb')")

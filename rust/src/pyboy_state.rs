@@ -1,0 +1,900 @@
+//! PyBoy save states: reading the files `PyBoy.save_state` writes (PyBoy
+//! 2.8.1, state format version 29) into an emurust machine.
+//!
+//! # The format
+//!
+//! A PyBoy state is the fields of its components written one after the
+//! other with no tags or lengths (`pyboy/core/mb.py`, `Motherboard.save_state`
+//! and the `save_state` of each component). Integers are little-endian; a
+//! plain field is one byte, some are 16 or 64 bits; floats are IEEE doubles.
+//! In order:
+//!
+//! | part | fields |
+//! | --- | --- |
+//! | header | format version (29), boot ROM mapped, KEY0, KEY1, double speed, CGB mode (then the CGB HDMA registers, CGB only) |
+//! | CPU | A F B C D E, HL SP PC (16 bits), IME, EI delay, halted, stopped, IE, interrupt queued, IF, cycles since power-on (64 bits) |
+//! | OAM DMA | active, reading, source page, bytes copied, start cycle (64 bits) |
+//! | LCD | VRAM (8 KiB), OAM (160), LCDC BGP OBP0 OBP1, STAT, LY, LYC, SCY SCX WY WX, object priority, 144 x 5 bytes of per-line scroll registers, CGB, downgraded to DMG, speed shift, frame done, first frame after LCD on, reset pending, last cycles, clock, clock target (64 bits each), next STAT mode, STAT transition (then CGB VRAM and palettes) |
+//! | sound | buffer head, samples per frame, cycles per sample (double), the sample buffer (2 x (samples per frame + 1) bytes), speed shift, two cycle targets (doubles), cycles to interrupt, cycles, last cycles, frame-sequencer counter and step (64 bits), power-on after DIV write, power, sampling off, NR51 as 8 bytes, NR50, then the four channels' registers and timers |
+//! | screen | 144 x 160 pixels of 32-bit RGBA and an attribute byte each, window-Y latch |
+//! | RAM | WRAM (8 KiB on the DMG), 0xFEA0-0xFEFF, I/O 0xFF00-0xFF4B, HRAM; then the WRAM bank select |
+//! | timer | DIV, TIMA, the 16-bit system counter, reload countdown (16 bits), TMA, TAC, reload state, last cycles, cycles to interrupt |
+//! | cartridge | ROM bank, RAM bank, RAM enabled, banking mode, every RAM bank (8 KiB each, as many as PyBoy gives the header's RAM size), the clock (MBC3+TIMER), MBC1's two bank registers, MBC5's rumble flags |
+//! | joypad, serial, SGB | the pressed buttons (two nibbles, 0 = pressed); SB, SC, transfer on, internal clock, four 64-bit times; the SGB state |
+//!
+//! # What the state lacks, and how it is filled in
+//!
+//! * **Sub-line PPU position.** PyBoy keeps its LCD clock (dots into the
+//!   frame), LY and the STAT mode. emurust places its own PPU at the same
+//!   point of the frame (its line 0 starts 4 dots before PyBoy's mode 2 of
+//!   line 0, where PyBoy's LY also wraps) and runs its own transitions up to
+//!   there with the loaded registers, VRAM and OAM: the mode-3 length of the
+//!   current line, the STAT line and the LY=LYC flag come out as emurust
+//!   computes them. The window's line counter restarts at 0 (exact at frame
+//!   boundaries, where `tick()` leaves a state). In the first frame after an
+//!   LCD switch-on (PyBoy's `first_frame`) the switch-on is replayed
+//!   `clock` T-cycles ago.
+//! * **APU internals.** Registers, channel on flags, length counters,
+//!   volumes, envelope timers, duty and wave positions, frequency-timer
+//!   phases, the sweep unit and the noise LFSR are taken over; the
+//!   frame-sequencer step is PyBoy's step count. emurust clocks envelopes
+//!   one step later in the 8-step sequence than PyBoy, so an envelope may
+//!   change up to 2 ms apart. A PyBoy started with `sound_emulated=False`
+//!   saves an APU that never ran (powered off, every register 0), which
+//!   would leave the game silent and NR52 reading 0x70; emurust then keeps
+//!   the APU the boot ROM leaves (powered on, post-boot registers).
+//! * **Timer reload in progress.** PyBoy's 4-cycle TIMA reload states are
+//!   completed at once (TIMA = TMA; PyBoy's IF says whether the interrupt
+//!   was requested).
+//! * **OAM DMA in progress** completes at once (the remaining bytes are
+//!   copied now).
+//! * **Serial.** A transfer in progress restarts from its first bit.
+//! * **RTC** (MBC3+TIMER): PyBoy's clock runs on wall-clock time; the
+//!   registers are taken over and then count emulated time, like emurust's
+//!   own clock.
+//! * **Screen.** PyBoy's last frame is mapped back to shades by the nearest
+//!   of PyBoy's default greys (FF/99/55/00).
+//! * The SGB state, the CGB registers and PyBoy's sample buffer are read and
+//!   ignored (emurust emulates the DMG without SGB features).
+//!
+//! A state from another format version, from PyBoy in CGB mode, or one that
+//! does not match the ROM (cartridge section of the wrong length) is
+//! rejected with `Error::InvalidState` and the machine is left unchanged.
+
+use crate::apu::{Apu, ApuImport, ChannelImport};
+use crate::error::{Error, Result};
+use crate::gameboy::GameBoy;
+use crate::ppu::{PpuPosition, DOTS_PER_FRAME};
+use crate::screen::PIXELS;
+use crate::timer::{Timer, IRQ_TIMER};
+
+/// The PyBoy state format version read here (PyBoy 2.8.1's).
+pub const PYBOY_STATE_VERSION: u8 = 29;
+
+/// Little-endian reader with errors naming the field.
+struct In<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len());
+        let Some(end) = end else {
+            return Err(Error::InvalidState(format!(
+                "PyBoy state is truncated: {what} needs {n} bytes at offset {}, only {} left",
+                self.pos,
+                self.data.len() - self.pos
+            )));
+        };
+        let s = &self.data[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    fn flag(&mut self, what: &str) -> Result<bool> {
+        Ok(self.u8(what)? != 0)
+    }
+
+    fn u16(&mut self, what: &str) -> Result<u16> {
+        let b = self.take(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64> {
+        let b = self.take(8, what)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+
+    fn skip(&mut self, n: usize, what: &str) -> Result<()> {
+        self.take(n, what).map(|_| ())
+    }
+}
+
+/// A square, wave or noise channel of PyBoy's sound state (the fields
+/// emurust uses).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SoundChannel {
+    pub duty: u8,
+    pub length_load: u8,
+    pub env_volume: u8,
+    pub env_up: bool,
+    pub env_pace: u8,
+    pub period: u16,
+    pub length_enable: bool,
+    pub enable: bool,
+    pub length_timer: u64,
+    pub envelope_timer: u64,
+    pub period_timer: u64,
+    pub frame: u64,
+    pub volume: u64,
+}
+
+/// PyBoy's sound state (the fields emurust uses).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SoundState {
+    /// The APU ran at all (PyBoy with `sound_emulated=True`).
+    pub emulated: bool,
+    pub powered: bool,
+    pub div_apu: u64,
+    pub nr50: u8,
+    pub nr51: u8,
+    pub square: [SoundChannel; 2],
+    pub sweep_pace: u8,
+    pub sweep_down: bool,
+    pub sweep_shift: u8,
+    pub sweep_timer: u64,
+    pub sweep_enabled: bool,
+    pub sweep_negate_used: bool,
+    pub sweep_shadow: u64,
+    pub wave: SoundChannel,
+    pub wave_ram: [u8; 16],
+    pub wave_dac: bool,
+    pub wave_volume: u8,
+    pub noise: SoundChannel,
+    pub noise_clock_shift: u8,
+    pub noise_short: bool,
+    pub noise_divisor: u8,
+    pub noise_lfsr: u64,
+}
+
+/// The parts of a PyBoy 2.8.1 save state that emurust loads.
+#[derive(Clone, Debug)]
+pub struct PyBoyState {
+    pub version: u8,
+    pub boot_rom_mapped: bool,
+    /// A F B C D E H L, SP, PC (PyBoy's PC: the HALT itself while halted).
+    pub regs: [u8; 8],
+    pub sp: u16,
+    pub pc: u16,
+    pub ime: bool,
+    pub ei_delay: u8,
+    pub halted: bool,
+    pub stopped: bool,
+    pub ie: u8,
+    pub intf: u8,
+    /// T-cycles since power-on.
+    pub cycles: u64,
+    pub dma_active: bool,
+    pub dma_source: u8,
+    pub dma_copied: u8,
+    pub vram: Box<[u8; 0x2000]>,
+    pub oam: [u8; 0xA0],
+    /// LCDC, STAT, LY, LYC, SCY, SCX, WY, WX, BGP, OBP0, OBP1.
+    pub lcdc: u8,
+    pub stat: u8,
+    pub ly: u8,
+    pub lyc: u8,
+    pub scy: u8,
+    pub scx: u8,
+    pub wy: u8,
+    pub wx: u8,
+    pub bgp: u8,
+    pub obp0: u8,
+    pub obp1: u8,
+    pub first_frame: bool,
+    pub lcd_reset: bool,
+    /// PyBoy's LCD clock: dots into the frame (LCD on) or into the blank
+    /// frame (LCD off).
+    pub lcd_clock: u64,
+    pub sound: SoundState,
+    /// The last frame PyBoy drew, RGBA.
+    pub screen: Box<[u8; PIXELS * 4]>,
+    pub wram: Box<[u8; 0x2000]>,
+    pub io: [u8; 0x4C],
+    pub hram: [u8; 0x7F],
+    pub div_counter: u16,
+    pub tima: u8,
+    pub tma: u8,
+    pub tac: u8,
+    pub tima_reload: u8,
+    pub rom_bank: u8,
+    pub ram_bank: u8,
+    pub ram_enabled: bool,
+    pub banking_mode: u8,
+    pub cart_ram: Vec<u8>,
+    /// MBC3 clock: S, M, H, DL, DH (with halt and carry), if the cartridge has one.
+    pub rtc: Option<[u8; 5]>,
+    pub mbc1_bank1: u8,
+    pub mbc1_bank2: u8,
+    pub rumble: bool,
+    /// Held buttons as emurust's mask (bit = `Button` discriminant).
+    pub buttons: u8,
+    pub sb: u8,
+    pub sc: u8,
+}
+
+/// PyBoy's cartridge classes, by header type byte (`CARTRIDGE_TABLE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PyBoyMbc {
+    RomOnly,
+    Mbc1,
+    Mbc2,
+    Mbc3 { rtc: bool },
+    Mbc5,
+}
+
+fn pyboy_mbc(cart_type: u8) -> Option<PyBoyMbc> {
+    Some(match cart_type {
+        0x00 | 0x08 | 0x09 => PyBoyMbc::RomOnly,
+        0x01..=0x03 => PyBoyMbc::Mbc1,
+        0x05 | 0x06 => PyBoyMbc::Mbc2,
+        0x0F | 0x10 => PyBoyMbc::Mbc3 { rtc: true },
+        0x11..=0x13 => PyBoyMbc::Mbc3 { rtc: false },
+        0x19..=0x1E => PyBoyMbc::Mbc5,
+        _ => return None,
+    })
+}
+
+/// RAM banks PyBoy allocates and saves for header byte 0x149
+/// (`EXTERNAL_RAM_TABLE`).
+fn pyboy_ram_banks(size_code: u8) -> Option<usize> {
+    Some(match size_code {
+        0..=2 => 1,
+        3 => 4,
+        4 => 16,
+        5 => 8,
+        _ => return None,
+    })
+}
+
+/// A square channel (PyBoy's `ToneChannel.save_state`).
+fn square_channel(r: &mut In, name: &str) -> Result<SoundChannel> {
+    let f = |s: &str| format!("sound {name} {s}");
+    let mut c = SoundChannel::default();
+    {
+        c.duty = r.u8(&f("duty"))?;
+        c.length_load = r.u8(&f("length"))?;
+        c.env_volume = r.u8(&f("envelope volume"))?;
+        c.env_up = r.flag(&f("envelope direction"))?;
+        c.env_pace = r.u8(&f("envelope pace"))?;
+        c.period = r.u16(&f("period"))?;
+        c.length_enable = r.flag(&f("length enable"))?;
+        c.enable = r.flag(&f("enable"))?;
+        c.length_timer = r.u64(&f("length timer"))?;
+        c.envelope_timer = r.u64(&f("envelope timer"))?;
+        c.period_timer = r.u64(&f("period timer"))?;
+        r.u64(&f("period"))?;
+        c.frame = r.u64(&f("wave frame"))?;
+        c.volume = r.u64(&f("volume"))?;
+        r.skip(3, &f("duty update"))?;
+    }
+    Ok(c)
+}
+
+/// Parse a PyBoy state for a machine running `rom` (the cartridge header
+/// says how long the cartridge section is).
+pub fn parse(data: &[u8], rom: &[u8]) -> Result<PyBoyState> {
+    if data.is_empty() {
+        return Err(Error::InvalidState(
+            "the PyBoy state is empty (0 bytes): was the file read from its end?".into(),
+        ));
+    }
+    let mut r = In { data, pos: 0 };
+    let version = r.u8("the format version")?;
+    if version != PYBOY_STATE_VERSION {
+        return Err(Error::InvalidState(format!(
+            "PyBoy save state format version {version} is not supported: emurust reads \
+             version {PYBOY_STATE_VERSION}, the format of PyBoy 2.8.1 (load the state in that \
+             PyBoy and save it again)"
+        )));
+    }
+    let boot_rom_mapped = r.flag("boot ROM flag")?;
+    r.skip(3, "KEY0, KEY1, double speed")?;
+    if r.flag("CGB flag")? {
+        return Err(Error::InvalidState(
+            "the PyBoy state was saved in CGB mode (a Game Boy Color game, or cgb=True); \
+             emurust emulates the DMG only: save it from PyBoy(..., cgb=False)"
+                .into(),
+        ));
+    }
+    let mut regs = [0u8; 8];
+    for (i, reg) in regs.iter_mut().take(6).enumerate() {
+        *reg = r.u8(["A", "F", "B", "C", "D", "E"][i])?;
+    }
+    let hl = r.u16("HL")?;
+    regs[6] = (hl >> 8) as u8;
+    regs[7] = hl as u8;
+    let sp = r.u16("SP")?;
+    let pc = r.u16("PC")?;
+    let ime = r.flag("IME")?;
+    let ei_delay = r.u8("EI delay")?;
+    let halted = r.flag("halted")?;
+    let stopped = r.flag("stopped")?;
+    let ie = r.u8("IE")?;
+    r.skip(1, "interrupt queued")?;
+    let intf = r.u8("IF")? & 0x1F;
+    let cycles = r.u64("CPU cycles")?;
+    let dma_active = r.flag("OAM DMA active")?;
+    r.skip(1, "OAM DMA reading")?;
+    let dma_source = r.u8("OAM DMA source")?;
+    let dma_copied = r.u8("OAM DMA index")?;
+    r.skip(8, "OAM DMA start")?;
+
+    // LCD
+    let mut vram = Box::new([0u8; 0x2000]);
+    vram.copy_from_slice(r.take(0x2000, "VRAM")?);
+    let mut oam = [0u8; 0xA0];
+    oam.copy_from_slice(r.take(0xA0, "OAM")?);
+    let lcdc = r.u8("LCDC")?;
+    let bgp = r.u8("BGP")?;
+    let obp0 = r.u8("OBP0")?;
+    let obp1 = r.u8("OBP1")?;
+    let stat = r.u8("STAT")?;
+    let ly = r.u8("LY")?;
+    let lyc = r.u8("LYC")?;
+    let scy = r.u8("SCY")?;
+    let scx = r.u8("SCX")?;
+    let wy = r.u8("WY")?;
+    let wx = r.u8("WX")?;
+    r.skip(1 + 144 * 5, "object priority and line registers")?;
+    if r.flag("LCD CGB flag")? {
+        return Err(Error::InvalidState(
+            "the PyBoy state's LCD is in CGB mode; emurust emulates the DMG only".into(),
+        ));
+    }
+    r.skip(3, "LCD downgrade flag, speed shift, frame done")?;
+    let first_frame = r.flag("first frame")?;
+    let lcd_reset = r.flag("LCD reset")?;
+    r.skip(8, "LCD last cycles")?;
+    let lcd_clock = r.u64("LCD clock")?;
+    r.skip(8 + 2, "LCD clock target and STAT transition")?;
+
+    // Sound
+    let mut snd = SoundState::default();
+    r.skip(8, "sound buffer head")?;
+    let spf = r.u64("samples per frame")?;
+    if spf > 1 << 20 {
+        return Err(Error::InvalidState(format!(
+            "corrupted PyBoy state: {spf} sound samples per frame"
+        )));
+    }
+    r.skip(8, "cycles per sample")?;
+    r.skip((spf as usize + 1) * 2, "sound buffer")?;
+    r.skip(1 + 8 + 8 + 8, "sound speed shift and targets")?;
+    let sound_cycles = r.u64("sound cycles")?;
+    r.skip(8 + 8, "sound last cycles, frame sequencer counter")?;
+    snd.div_apu = r.u64("frame sequencer step")?;
+    r.skip(1, "power-on after DIV write")?;
+    snd.powered = r.flag("sound power")?;
+    r.skip(1, "sampling off")?;
+    let pan = r.take(8, "NR51")?;
+    // noise, wave, tone, sweep left; then the same right.
+    snd.nr51 = pan.iter().fold(0, |acc, &b| acc | b);
+    snd.nr50 = r.u8("NR50")?;
+    snd.emulated = sound_cycles != 0;
+    snd.square[0] = square_channel(&mut r, "channel 1")?;
+    snd.sweep_pace = r.u8("sweep pace")?;
+    snd.sweep_down = r.flag("sweep direction")?;
+    snd.sweep_shift = r.u8("sweep shift")?;
+    snd.sweep_timer = r.u64("sweep timer")?;
+    r.skip(8 + 8 + 8, "sweep check and calc timers, restart hold")?;
+    snd.sweep_negate_used = r.flag("sweep negate used")?;
+    snd.sweep_enabled = r.flag("sweep enabled")?;
+    snd.sweep_shadow = r.u64("sweep shadow")?;
+    snd.square[1] = square_channel(&mut r, "channel 2")?;
+    snd.wave_ram.copy_from_slice(r.take(16, "wave RAM")?);
+    snd.wave_dac = r.flag("wave DAC")?;
+    snd.wave.length_load = r.u8("wave length")?;
+    snd.wave_volume = r.u8("wave volume")?;
+    snd.wave.period = r.u16("wave period")?;
+    snd.wave.length_enable = r.flag("wave length enable")?;
+    snd.wave.enable = r.flag("wave enable")?;
+    snd.wave.length_timer = r.u64("wave length timer")?;
+    snd.wave.period_timer = r.u64("wave period timer")?;
+    r.skip(8, "wave period")?;
+    snd.wave.frame = r.u64("wave frame")?;
+    r.skip(1 + 8 + 1 + 1 + 8, "wave sample state")?;
+    snd.noise.length_load = r.u8("noise length")?;
+    snd.noise.env_volume = r.u8("noise envelope volume")?;
+    snd.noise.env_up = r.flag("noise envelope direction")?;
+    snd.noise.env_pace = r.u8("noise envelope pace")?;
+    snd.noise_clock_shift = r.u8("noise clock shift")?;
+    snd.noise_short = r.flag("noise width")?;
+    snd.noise_divisor = r.u8("noise divisor")?;
+    snd.noise.length_enable = r.flag("noise length enable")?;
+    snd.noise.enable = r.flag("noise enable")?;
+    snd.noise.length_timer = r.u64("noise length timer")?;
+    snd.noise.period_timer = r.u64("noise period timer")?;
+    snd.noise.envelope_timer = r.u64("noise envelope timer")?;
+    r.skip(8, "noise period")?;
+    snd.noise_lfsr = r.u64("noise shift register")?;
+    r.skip(8, "noise feed")?;
+    snd.noise.volume = r.u64("noise volume")?;
+    r.skip(8 * 3 + 1, "noise counter")?;
+
+    // Renderer
+    let mut screen = Box::new([0u8; PIXELS * 4]);
+    for px in screen.chunks_exact_mut(4) {
+        px.copy_from_slice(r.take(4, "screen")?);
+        r.skip(1, "screen attributes")?;
+    }
+    r.skip(1, "window Y latch")?;
+
+    // RAM
+    let mut wram = Box::new([0u8; 0x2000]);
+    wram.copy_from_slice(r.take(0x2000, "WRAM")?);
+    r.skip(0x60, "0xFEA0-0xFEFF")?;
+    let mut io = [0u8; 0x4C];
+    io.copy_from_slice(r.take(0x4C, "I/O registers")?);
+    let mut hram = [0u8; 0x7F];
+    hram.copy_from_slice(r.take(0x7F, "HRAM")?);
+    r.skip(1, "WRAM bank select")?;
+
+    // Timer
+    r.skip(1, "DIV")?;
+    let tima = r.u8("TIMA")?;
+    let div_counter = r.u16("DIV counter")?;
+    r.skip(2, "TIMA reload countdown")?;
+    let tma = r.u8("TMA")?;
+    let tac = r.u8("TAC")?;
+    let tima_reload = r.u8("TIMA reload state")?;
+    r.skip(16, "timer cycles")?;
+
+    // Cartridge
+    let cart_type = rom.get(0x147).copied().unwrap_or(0);
+    let mbc = pyboy_mbc(cart_type).ok_or_else(|| {
+        Error::InvalidState(format!(
+            "PyBoy cannot run cartridge type {cart_type:#04x}, so this state cannot be from this ROM"
+        ))
+    })?;
+    let size_code = rom.get(0x149).copied().unwrap_or(0);
+    let banks = pyboy_ram_banks(size_code).ok_or_else(|| {
+        Error::InvalidState(format!(
+            "the ROM's RAM size code {size_code:#04x} is not one PyBoy handles"
+        ))
+    })?;
+    let rom_bank = r.u8("ROM bank")?;
+    let ram_bank = r.u8("RAM bank")?;
+    let ram_enabled = r.flag("RAM enabled")?;
+    let banking_mode = r.u8("banking mode")?;
+    let cart_ram = r.take(banks * 0x2000, "cartridge RAM")?.to_vec();
+    let mut rtc = None;
+    if mbc == (PyBoyMbc::Mbc3 { rtc: true }) {
+        r.skip(8 + 2, "RTC time zero, halt, carry")?;
+        let mut regs = [0u8; 5];
+        for reg in regs.iter_mut() {
+            *reg = r.u8("RTC register")?;
+        }
+        let halt = r.u8("RTC halt")? & 1;
+        let carry = r.u8("RTC carry")? & 1;
+        regs[4] = (regs[4] & 1) | halt << 6 | carry << 7;
+        r.skip(8 + 8, "RTC cycles and time")?;
+        rtc = Some(regs);
+    }
+    let (mut mbc1_bank1, mut mbc1_bank2, mut rumble) = (1, 0, false);
+    match mbc {
+        PyBoyMbc::Mbc1 => {
+            mbc1_bank1 = r.u8("MBC1 bank register 1")?;
+            mbc1_bank2 = r.u8("MBC1 bank register 2")?;
+        }
+        PyBoyMbc::Mbc5 => {
+            // The rumble flag follows only when the cartridge type has a motor.
+            let supported = r.flag("MBC5 rumble support")?;
+            rumble = supported && r.flag("MBC5 rumble")?;
+        }
+        _ => {}
+    }
+
+    // Joypad, serial, SGB
+    let directional = r.u8("joypad directions")?;
+    let standard = r.u8("joypad buttons")?;
+    let buttons = (!directional & 0x0F) | (!standard & 0x0F) << 4;
+    let sb = r.u8("SB")?;
+    let sc = r.u8("SC")?;
+    r.skip(2 + 32, "serial state")?;
+    r.skip(7 + 4 + 0x2000 + 0x800 + 0x80, "SGB state")?;
+    if r.pos != data.len() {
+        return Err(Error::InvalidState(format!(
+            "not a PyBoy {PYBOY_STATE_VERSION} state for this ROM: {} bytes left over after \
+             the last field (a state saved with another ROM or cartridge type?)",
+            data.len() - r.pos
+        )));
+    }
+    Ok(PyBoyState {
+        version,
+        boot_rom_mapped,
+        regs,
+        sp,
+        pc,
+        ime,
+        ei_delay,
+        halted,
+        stopped,
+        ie,
+        intf,
+        cycles,
+        dma_active,
+        dma_source,
+        dma_copied,
+        vram,
+        oam,
+        lcdc,
+        stat,
+        ly,
+        lyc,
+        scy,
+        scx,
+        wy,
+        wx,
+        bgp,
+        obp0,
+        obp1,
+        first_frame,
+        lcd_reset,
+        lcd_clock,
+        sound: snd,
+        screen,
+        wram,
+        io,
+        hram,
+        div_counter,
+        tima,
+        tma,
+        tac,
+        tima_reload,
+        rom_bank,
+        ram_bank,
+        ram_enabled,
+        banking_mode,
+        cart_ram,
+        rtc,
+        mbc1_bank1,
+        mbc1_bank2,
+        rumble,
+        buttons,
+        sb,
+        sc,
+    })
+}
+
+/// PyBoy's default DMG greys, shades 0..=3.
+const PYBOY_GREYS: [u8; 4] = [0xFF, 0x99, 0x55, 0x00];
+
+/// The shade of an RGBA pixel: the nearest PyBoy default grey.
+fn shade_of(px: &[u8]) -> u8 {
+    let luma = (px[0] as u32 * 299 + px[1] as u32 * 587 + px[2] as u32 * 114) / 1000;
+    (0..4u8)
+        .min_by_key(|&s| (PYBOY_GREYS[s as usize] as i32 - luma as i32).unsigned_abs())
+        .unwrap_or(0)
+}
+
+/// PyBoy's sound state as emurust's APU import.
+fn apu_import(s: &SoundState) -> ApuImport {
+    let mut regs = [0u8; 0x16];
+    let mut set = |a: u16, v: u8| regs[(a - 0xFF10) as usize] = v;
+    let env = |c: &SoundChannel| c.env_volume << 4 | (c.env_up as u8) << 3 | (c.env_pace & 7);
+    set(
+        0xFF10,
+        (s.sweep_pace & 7) << 4 | (s.sweep_down as u8) << 3 | (s.sweep_shift & 7),
+    );
+    for (i, c) in s.square.iter().enumerate() {
+        let base = 0xFF10 + 5 * i as u16;
+        set(base + 1, (c.duty & 3) << 6 | (c.length_load & 63));
+        set(base + 2, env(c));
+        set(base + 3, c.period as u8);
+        set(
+            base + 4,
+            (c.length_enable as u8) << 6 | ((c.period >> 8) & 7) as u8,
+        );
+    }
+    let w = &s.wave;
+    set(0xFF1A, (s.wave_dac as u8) << 7);
+    set(0xFF1B, w.length_load);
+    set(0xFF1C, (s.wave_volume & 3) << 5);
+    set(0xFF1D, w.period as u8);
+    set(
+        0xFF1E,
+        (w.length_enable as u8) << 6 | ((w.period >> 8) & 7) as u8,
+    );
+    let n = &s.noise;
+    set(0xFF20, n.length_load & 63);
+    set(0xFF21, env(n));
+    set(
+        0xFF22,
+        s.noise_clock_shift << 4 | (s.noise_short as u8) << 3 | (s.noise_divisor & 7),
+    );
+    set(0xFF23, (n.length_enable as u8) << 6);
+    set(0xFF24, s.nr50);
+    set(0xFF25, s.nr51);
+    let ch = |c: &SoundChannel, pos: u64| ChannelImport {
+        on: c.enable,
+        length: c.length_timer.min(256) as u16,
+        len_enable: c.length_enable,
+        volume: c.volume.min(15) as u8,
+        env_timer: c.envelope_timer.clamp(1, 8) as u8,
+        pos: pos as u8,
+        timer_left: c.period_timer.min(1 << 16),
+    };
+    ApuImport {
+        powered: s.powered,
+        regs,
+        wave_ram: s.wave_ram,
+        fs_step: (s.div_apu % 8) as u8,
+        channels: [
+            ch(&s.square[0], s.square[0].frame % 8),
+            ch(&s.square[1], s.square[1].frame % 8),
+            ch(w, w.frame % 32),
+            ch(n, 0),
+        ],
+        sweep: (
+            s.sweep_shadow as u16,
+            s.sweep_timer.clamp(1, 8) as u8,
+            s.sweep_enabled,
+            s.sweep_negate_used,
+        ),
+        lfsr: s.noise_lfsr as u16,
+    }
+}
+
+impl GameBoy {
+    /// Load a state that PyBoy 2.8.1 saved (`PyBoy.save_state`) for this
+    /// ROM (see the module docs for what is taken over and how the rest is
+    /// filled in). The clock becomes PyBoy's (T-cycles since power-on); the
+    /// frame count is kept. On error the machine is unchanged.
+    pub fn load_pyboy_state(&mut self, data: &[u8]) -> Result<()> {
+        let st = parse(data, self.cartridge().rom())?;
+        let (core, ram, screen) = self.parts_mut();
+        let mut c = core.clone();
+        let now = st.cycles;
+        if now > 1 << 60 {
+            return Err(Error::InvalidState(format!(
+                "corrupted PyBoy state: {now} cycles since power-on"
+            )));
+        }
+        c.hw.import_reset(now, st.boot_rom_mapped, st.io[0x46]);
+        if st.boot_rom_mapped && !c.hw.boot_rom_mapped() {
+            return Err(Error::InvalidState(
+                "the PyBoy state was saved while its boot ROM was running; load it into a \
+                 machine started with that boot ROM (GameBoy(rom, boot_rom=...), \
+                 PyBoy(rom, bootrom=...))"
+                    .into(),
+            ));
+        }
+
+        // CPU. PyBoy keeps PC on a HALT while halted; emurust past it.
+        let [a, f, b, cc, d, e, h, l] = st.regs;
+        let halted = st.halted && !st.stopped;
+        let pc = if halted { st.pc.wrapping_add(1) } else { st.pc };
+        c.cpu.set_registers(crate::Registers {
+            a,
+            f,
+            b,
+            c: cc,
+            d,
+            e,
+            h,
+            l,
+            sp: st.sp,
+            pc,
+        });
+        c.cpu.set_ime(st.ime);
+        c.cpu.import_mode(halted, st.stopped, st.ei_delay > 0);
+
+        // Timer: the system counter, then TAC, TMA and TIMA.
+        let mut timer = Timer::new(0);
+        timer.set_system_counter(st.div_counter, now);
+        timer.catch_up(now);
+        timer.write(0xFF07, st.tac, now);
+        timer.write(0xFF06, st.tma, now);
+        timer.write(
+            0xFF05,
+            if st.tima_reload == 1 { st.tma } else { st.tima },
+            now,
+        );
+        c.hw.timer = timer;
+
+        // Cartridge: the MBC registers as writes, then the RAM.
+        let cart = &mut c.hw.cart;
+        let enable = if st.ram_enabled { 0x0A } else { 0x00 };
+        match pyboy_mbc(cart.cartridge_type()) {
+            Some(PyBoyMbc::Mbc1) => {
+                cart.write_rom(0x0000, enable, now);
+                cart.write_rom(0x2000, st.mbc1_bank1, now);
+                cart.write_rom(0x4000, st.mbc1_bank2, now);
+                cart.write_rom(0x6000, st.banking_mode, now);
+            }
+            Some(PyBoyMbc::Mbc2) => {
+                cart.write_rom(0x0000, enable, now);
+                cart.write_rom(0x0100, st.rom_bank, now);
+            }
+            Some(PyBoyMbc::Mbc3 { .. }) => {
+                cart.write_rom(0x0000, enable, now);
+                cart.write_rom(0x2000, st.rom_bank, now);
+                cart.write_rom(0x4000, st.ram_bank, now);
+            }
+            Some(PyBoyMbc::Mbc5) => {
+                cart.write_rom(0x0000, enable, now);
+                cart.write_rom(0x2000, st.rom_bank, now);
+                cart.write_rom(0x3000, 0, now);
+                cart.write_rom(0x4000, st.ram_bank | (st.rumble as u8) << 3, now);
+            }
+            _ => {}
+        }
+        let ram_len = cart.battery_ram_len();
+        let rtc_len = if st.rtc.is_some() && cart.has_rtc() {
+            crate::cartridge::rtc::BATTERY_BLOCK_LEN
+        } else {
+            0
+        };
+        let mut battery = vec![0u8; ram_len];
+        let n = (ram_len - rtc_len).min(st.cart_ram.len());
+        battery[..n].copy_from_slice(&st.cart_ram[..n]);
+        if let (Some(regs), true) = (st.rtc, rtc_len > 0) {
+            let block = &mut battery[ram_len - rtc_len..];
+            for (i, &v) in regs.iter().chain(regs.iter()).enumerate() {
+                block[i * 4..i * 4 + 4].copy_from_slice(&(v as u32).to_le_bytes());
+            }
+        }
+        if ram_len > 0 {
+            cart.load_battery_ram(&battery)?;
+        }
+
+        // Joypad, serial.
+        c.hw.joypad = crate::joypad::Joypad::new();
+        // PyBoy stores what P1 reads, in which both groups deselected (0x30)
+        // and both selected (0x00) look alike (0xCF): both selected reads
+        // the same as PyBoy with no button held.
+        let _ = c.hw.joypad.write(st.io[0] & 0x30);
+        c.set_buttons(st.buttons);
+        let mut serial = crate::serial::Serial::new();
+        serial.output = c.hw.serial.output.clone();
+        serial.write(0xFF01, st.sb, now, st.div_counter);
+        if st.sc & 0x81 == 0x81 {
+            serial.write(0xFF02, st.sc, now, st.div_counter);
+            serial.output.pop(); // the byte was logged when the transfer began
+        } else {
+            serial.sc = st.sc | 0x7E;
+        }
+        c.hw.serial = serial;
+
+        // PPU: registers, memory, then its place in the frame.
+        let ppu = &mut c.hw.ppu;
+        ppu.scy = st.scy;
+        ppu.scx = st.scx;
+        ppu.wy = st.wy;
+        ppu.wx = st.wx;
+        ppu.bgp = st.bgp;
+        ppu.obp0 = st.obp0;
+        ppu.obp1 = st.obp1;
+        ppu.lcdc = st.lcdc;
+        ppu.import_memory(&st.vram, &st.oam, st.stat, st.lyc);
+        let clock = st.lcd_clock % DOTS_PER_FRAME;
+        let position = if st.lcdc & 0x80 == 0 {
+            PpuPosition::Off {
+                lyc_flag: st.stat & 4 != 0,
+            }
+        } else if st.lcd_reset {
+            PpuPosition::SwitchedOnAt { at: now }
+        } else if st.first_frame {
+            PpuPosition::SwitchedOnAt {
+                at: now.saturating_sub(st.lcd_clock),
+            }
+        } else {
+            // PyBoy's mode 2 of line 0 (its LY wrap) is at clock 0, one
+            // M-cycle after emurust's line 0 starts.
+            PpuPosition::InFrame { dots: clock + 4 }
+        };
+        ppu.import_position(now, position);
+        let mut shades = [0u8; PIXELS];
+        for (s, px) in shades.iter_mut().zip(st.screen.chunks_exact(4)) {
+            *s = shade_of(px);
+        }
+        ppu.import_frame(&shades);
+        c.hw.frame_start = match position {
+            // PyBoy counts blank frames from its LCDC write, which it times
+            // 8 T-cycles earlier than emurust (`hooks.rs`).
+            PpuPosition::Off { .. } => now - clock.min(now) + 8,
+            // The last VBlank start (line 144), where the frame grid is kept.
+            PpuPosition::InFrame { dots } => {
+                let vblank = 144 * crate::ppu::DOTS_PER_LINE;
+                now.saturating_sub((dots + DOTS_PER_FRAME - vblank) % DOTS_PER_FRAME)
+            }
+            PpuPosition::SwitchedOnAt { .. } => now,
+        };
+
+        // APU.
+        if st.sound.emulated || st.sound.powered {
+            c.hw.apu.import(now, &apu_import(&st.sound));
+        } else {
+            let rate = c.hw.apu.sample_rate();
+            c.hw.apu = Apu::post_boot();
+            let counter = c.hw.timer.system_counter(now);
+            c.hw.apu.catch_up(now, counter, false);
+            c.hw.apu.set_sample_rate(rate)?;
+        }
+
+        // RAM, OAM DMA, interrupts.
+        let mut new_ram = *ram;
+        new_ram[..0x2000].copy_from_slice(&st.wram[..]);
+        new_ram[0x2000..].copy_from_slice(&st.hram);
+        if st.dma_active && st.dma_copied < 160 {
+            let src = (st.dma_source as u16) << 8;
+            for i in st.dma_copied as u16..160 {
+                let addr = src | i;
+                let v = match addr {
+                    0xC000..=0xFFFF => new_ram[(addr & 0x1FFF) as usize],
+                    _ => c.hw.peek(&new_ram, addr),
+                };
+                c.hw.ppu.write_oam(i as usize, v);
+            }
+        }
+        c.hw.ie = st.ie;
+        c.hw.intf = st.intf | if st.tima_reload == 1 { IRQ_TIMER } else { 0 };
+        c.hw.set_deadline(u64::MAX);
+        if let Some(diag) = c.diag.as_deref_mut() {
+            diag.clear();
+        }
+        *core = c;
+        *ram = new_ram;
+        screen.update(core.hw.ppu.frame());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rom() -> Vec<u8> {
+        vec![0u8; 0x8000]
+    }
+
+    fn message(data: &[u8]) -> String {
+        match parse(data, &rom()) {
+            Err(Error::InvalidState(m)) => m,
+            other => panic!("expected an error, got {:?}", other.map(|s| s.version)),
+        }
+    }
+
+    #[test]
+    fn other_versions_cgb_and_truncated_states_are_refused_by_name() {
+        assert!(message(&[]).contains("empty"));
+        let m = message(&[28, 0, 0, 0, 0, 0]);
+        assert!(m.contains("version 28") && m.contains("version 29"), "{m}");
+        let m = message(&[29, 0, 0, 0, 0, 1]);
+        assert!(m.contains("CGB"), "{m}");
+        let m = message(&[29, 0, 0, 0, 0, 0, 1, 2]);
+        assert!(m.contains("truncated") && m.contains("offset 8"), "{m}");
+    }
+
+    #[test]
+    fn a_state_longer_than_its_fields_is_refused() {
+        // Fields of a ROM-only cartridge without RAM..., then one byte too many.
+        let mut gb = GameBoy::new(&rom(), None).unwrap();
+        let before = gb.save_state();
+        let err = gb.load_pyboy_state(&[29; 200_000]).unwrap_err();
+        assert!(matches!(err, Error::InvalidState(_)));
+        assert_eq!(
+            gb.save_state(),
+            before,
+            "a refused state leaves the machine unchanged"
+        );
+    }
+}
