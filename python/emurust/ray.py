@@ -23,6 +23,7 @@ on. See docs/ray.md for the design and the figures.
 from __future__ import annotations
 
 import os
+import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,15 +105,20 @@ class EnvActor:
         self.batch = EnvBatch(spec, engine, autoreset)
         self.k = len(spec.obs_addresses)
         self.lost = np.ones(num_envs, dtype=bool)
+        self.steps = 0  # step calls, and the seconds spent inside them
+        self.step_seconds = 0.0
 
     def info(self) -> dict[str, Any]:
-        """The observation shape, the process id and node of this actor, and its threads."""
+        """The observation shape, the process id and node of this actor, its threads, and
+        its step calls so far with the seconds spent inside them (for the benchmark)."""
         engine: Any = self.batch.engine
         return {
             "observation_shape": tuple(engine.observation_shape),
             "pid": os.getpid(),
             "node": ray.get_runtime_context().get_node_id(),
             "num_threads": engine.num_threads,
+            "steps": self.steps,
+            "step_seconds": self.step_seconds,
         }
 
     def _obs(self, ids: Ids | None) -> tuple[Bytes, Bytes]:
@@ -135,6 +141,14 @@ class EnvActor:
 
     def step(self, actions: npt.NDArray[np.int64], ids: Ids | None = None) -> StepResult:
         """Step the envs ``ids`` (all when None) with ``actions`` (checked by the driver)."""
+        t = time.perf_counter()
+        try:
+            return self._step(actions, ids)
+        finally:
+            self.steps += 1
+            self.step_seconds += time.perf_counter() - t
+
+    def _step(self, actions: npt.NDArray[np.int64], ids: Ids | None) -> StepResult:
         batch = self.batch
         which = batch._all if ids is None else ids
         lost = self.lost[which]
@@ -376,6 +390,13 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """(actor, positions in ``ids``, local ids or None for all of the actor's envs) for
         each actor that ``ids`` touches, in actor order."""
         m = self.envs_per_actor
+        if not len(ids):
+            return []
+        first = int(ids.min()) // m
+        if int(ids.max()) // m == first:  # one actor's envs: the usual case
+            local = ids - first * m
+            every = len(local) == m and bool((local == np.arange(m)).all())
+            return [(first, np.arange(len(ids)), None if every else local)]
         owner = ids // m
         out = []
         for a in np.unique(owner):
@@ -561,11 +582,8 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self._pending[ref] = ids[pos]
 
     def _collect(self) -> None:
-        """Wait for at least one pending actor call, and file every one that is done."""
-        refs = list(self._pending)
-        done, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
-        if not done:
-            done, _ = ray.wait(refs, num_returns=1)
+        """Wait for the first pending actor call to finish (whichever it is) and file it."""
+        done, _ = ray.wait(list(self._pending), num_returns=1)
         owners = [int(self._pending[r][0]) // self.envs_per_actor for r in done]
         for ref, result in zip(done, self._get(done, owners)):
             ids = self._pending.pop(ref)

@@ -261,7 +261,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         result = train(config, out, progress=not args.no_progress)
-    except (ImportError, InvalidArgumentError) as e:  # no Ray, a cluster too small...
+    except (ImportError, InvalidArgumentError, ValueError) as e:  # no Ray, too few CPUs...
         print(f"emurust train: {e}", file=sys.stderr)
         return 2
     print(
