@@ -5,9 +5,13 @@ For one game (default Tobu Tobu Girl from the test-ROM folder, else the bundled 
 random actions, every observation copied out to the caller:
 
 * ``vec``: one :class:`emurust.VecGameBoy` of ``A * M`` envs on ``A`` threads, observations
-  copied by its threads (``step(obs=...)``): the baseline of the issue;
+  copied by its threads (``step(obs=...)``): the baseline of the issue (its envs never
+  reset: after a death they emulate whatever the game shows then);
 * ``local_env``: :class:`emurust.GameBoyVectorEnv`, the same envs and threads: the environment
-  logic that the actors run too (rewards, episode ends, autoreset);
+  logic that the actors run too (rewards, episode ends, autoreset), in one process;
+* ``vec_same_work``: the same run's time inside ``VecGameBoy`` (its step, reset and memory
+  calls, as ``bench/envs.py`` times them): the rate VecGameBoy reaches on exactly the
+  emulation the env does (the same episodes, resets and all);
 * ``ray_sync``: ``A`` actors of ``M`` envs (one thread, one CPU each), ``step()``: each actor
   steps, ``ray.get`` on all, every step;
 * ``ray_pipe<D>``: the same actors through ``send``/``recv`` with ``batch_size = M / D``: ``D``
@@ -49,26 +53,83 @@ from emurust.envs import GameBoyVectorEnv
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def _rate(step: Callable[[int], int], seconds: float) -> float:
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system) used so far by process ``root`` and all its descendants:
+    with a local Ray cluster, the driver, the Ray services and every actor."""
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        parent[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / TICK
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parent.items():
+        children.setdefault(ppid, []).append(pid)
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        total += cpu.get(pid, 0.0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def _rate(
+    step: Callable[[int], int], seconds: float, clock: list[float]
+) -> tuple[float, float, float]:
     """Env steps/s of ``step(i)`` (which returns the env steps it made) called until
-    ``seconds`` have passed, after one warm-up call."""
+    ``seconds`` have passed, after one warm-up call; the CPU time per env step of this
+    process and its descendants meanwhile (µs); and the env steps per second of the time
+    ``clock[0]`` collected meanwhile."""
     step(0)
-    steps, calls, start = 0, 0, time.perf_counter()
+    me = os.getpid()
+    clock[0] = 0.0
+    steps, calls, cpu, start = 0, 0, tree_cpu_seconds(me), time.perf_counter()
     while True:
         steps += step(calls)
         calls += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            cpu_us = (tree_cpu_seconds(me) - cpu) / steps * 1e6
+            return steps / elapsed, cpu_us, steps / clock[0] if clock[0] else 0.0
+
+
+class _Timed:
+    """Wraps a bound method and adds the time spent in it to ``clock[0]``."""
+
+    def __init__(self, fn: Callable[..., Any], clock: list[float]) -> None:
+        self.fn, self.clock = fn, clock
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return self.fn(*args, **kwargs)
+        finally:
+            self.clock[0] += time.perf_counter() - t
 
 
 class Local:
     """``vec`` and ``local_env`` with ``n`` envs on ``threads`` threads."""
 
-    def __init__(self, game: str, n: int, threads: int, actions: np.ndarray) -> None:
-        self.env = GameBoyVectorEnv(game, n, num_threads=threads)
+    def __init__(
+        self, game: str, n: int, threads: int, actions: np.ndarray, settings: dict[str, Any]
+    ) -> None:
+        self.env = GameBoyVectorEnv(game, n, num_threads=threads, **settings)
         self.env.reset(seed=0)
         engine: Any = self.env.engine
+        # The time local_env spends inside VecGameBoy (its step, reset_envs and set_memory
+        # calls): the rate VecGameBoy alone reaches on exactly that work, resets and all.
+        self.clock = [0.0]
+        for name in ("step", "reset_envs", "set_memory"):
+            setattr(engine, name, _Timed(getattr(engine, name), self.clock))
         self.vec = engine.vec
         self.out = np.empty((n, *engine.observation_shape), np.uint8)
         self.actions = actions[:, :n]
@@ -91,10 +152,15 @@ class Remote:
     """A :class:`RayVectorEnv` of ``actors`` actors of ``m`` envs, stepped synchronously or
     pipelined ``depth`` batches deep per actor."""
 
-    def __init__(self, game: str, actors: int, m: int, actions: np.ndarray) -> None:
+    def __init__(
+        self, game: str, actors: int, m: int, actions: np.ndarray, settings: dict[str, Any]
+    ) -> None:
         from emurust.ray import RayVectorEnv
 
-        self.env = RayVectorEnv(game, actors, m)
+        # The env starts the local cluster (one CPU per actor), as a user's would, with its
+        # settings (results inline: docs/ray.md), and shuts it down on close.
+        init = {"num_cpus": actors, "include_dashboard": False, "log_to_driver": False}
+        self.env = RayVectorEnv(game, actors, m, ray_init=init, **settings)
         self.env.reset(seed=0)
         self.actions = actions[:, : actors * m]
         self.n, self.m = actors * m, m
@@ -156,15 +222,16 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
     m, actor_counts, depths = args.envs_per_actor, args.actors, args.depth
     cores = max(actor_counts)
     rng = np.random.default_rng(0)
-    spec = emurust.games.get(game)
+    settings = {"frame_skip": args.frame_skip, "hold_frames": args.hold_frames}
+    spec = emurust.games.get(game).replace(**settings)
     actions = rng.integers(0, len(spec.actions), (256, cores * m))
-    ray.init(num_cpus=cores, include_dashboard=False, log_to_driver=False)
     samples: dict[str, dict[str, list[float]]] = {}
+    cpu_samples: dict[str, dict[str, list[float]]] = {}
     overhead: dict[str, Any] = {}
     try:
         for a in actor_counts:
-            local = Local(game, a * m, a, actions)
-            remote = Remote(game, a, m, actions)
+            local = Local(game, a * m, a, actions, settings)
+            remote = Remote(game, a, m, actions, settings)
             tests: dict[str, Callable[[], Callable[[int], int]]] = {
                 "vec": lambda local=local: local.vec_step,
                 "local_env": lambda local=local: local.env_step,
@@ -173,36 +240,52 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
             for d in depths:
                 tests[f"ray_pipe{d}"] = lambda remote=remote, d=d: remote.pipelined(d)
             got: dict[str, list[float]] = {k: [] for k in tests}
+            got["vec_same_work"] = []
+            cpu: dict[str, list[float]] = {k: [] for k in tests}
             for r in range(args.repeat):
                 order = list(tests) if r % 2 == 0 else list(reversed(tests))
                 for name in order:
-                    got[name].append(_rate(tests[name](), args.seconds))
+                    rate, us, inside = _rate(tests[name](), args.seconds, local.clock)
+                    got[name].append(rate)
+                    cpu[name].append(us)
+                    if name == "local_env":  # the same run's rate inside VecGameBoy
+                        got["vec_same_work"].append(inside)
             if a == 1:
                 overhead["one_actor_sync_call"] = remote.round_trip_overhead(args.overhead_calls)
             samples[str(a)] = got
+            cpu_samples[str(a)] = cpu
             remote.close()
             local.close()
     finally:
-        ray.shutdown()
+        ray.shutdown()  # if an error left it running
     med = {a: {k: statistics.median(v) for k, v in s.items()} for a, s in samples.items()}
-    best = {
-        a: max((k for k in s if k.startswith("ray_pipe")), key=s.__getitem__)
-        for a, s in med.items()
-    }
-    per_step = {
-        a: {k: 1e6 / s[k] - 1e6 / s["vec"] for k in s if k.startswith("ray")}
-        for a, s in med.items()
-    }
+    cpu_med = {a: {k: statistics.median(v) for k, v in s.items()} for a, s in cpu_samples.items()}
     return {
         "game": game,
         "envs_per_actor": m,
         "obs": spec.obs,
         "frame_skip": spec.frame_skip,
+        "hold_frames": spec.hold,
         "samples": samples,
+        "cpu_us_per_env_step_samples": cpu_samples,
         "median_steps_per_s": med,
         "ratio_vs_vec": {a: {k: v / s["vec"] for k, v in s.items()} for a, s in med.items()},
-        "best_pipeline": best,
-        "cost_per_env_step_us_vs_vec": per_step,
+        "ratio_vs_vec_same_work": {
+            a: {k: v / s["vec_same_work"] for k, v in s.items()} for a, s in med.items()
+        },
+        # Time per env step beyond local_env's (the same work in one process), µs of wall.
+        "cost_per_env_step_us_vs_local_env": {
+            a: {k: 1e6 / s[k] - 1e6 / s["local_env"] for k in s if k.startswith("ray")}
+            for a, s in med.items()
+        },
+        # CPU per env step of the whole process tree (driver, Ray services, actors): less
+        # sensitive to other load than the rates. local_env's over each one's is the share
+        # of the CPU that does the envs' work: the rate ratio to local_env that dedicated
+        # cores would give.
+        "median_cpu_us_per_env_step": cpu_med,
+        "cpu_ratio_vs_local_env": {
+            a: {k: s["local_env"] / v for k, v in s.items()} for a, s in cpu_med.items()
+        },
         "overhead": overhead,
     }
 
@@ -238,6 +321,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="TobuTobuGirl", help="(TobuTobuGirl; Starcatch without it)")
     p.add_argument("--envs-per-actor", type=int, default=32, help="(32)")
+    p.add_argument(
+        "--frame-skip",
+        type=int,
+        default=24,
+        help="frames per step (24, with --hold-frames 8: bench/batch.py's RL step)",
+    )
+    p.add_argument("--hold-frames", type=int, default=8, help="(8)")
     cores = len(os.sched_getaffinity(0))
     p.add_argument(
         "--actors",
@@ -277,17 +367,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         "load_average_at_end": os.getloadavg(),
     }
     m = args.envs_per_actor
-    print(f"{game}: {m} envs per actor, env steps/s (median of {args.repeat})")
+    print(
+        f"{game}: {m} envs per actor, steps of {args.frame_skip} frames (held "
+        f"{args.hold_frames}); env steps/s and CPU per env step (median of {args.repeat})"
+    )
     for a, s in result["median_steps_per_s"].items():
-        ratios = result["ratio_vs_vec"][a]
-        print(f"  {a} actor(s) vs VecGameBoy with {a} thread(s), {int(a) * m} envs:")
-        for k, v in s.items():
-            print(f"    {k:10s} {v:9.0f}  ({ratios[k]:.2f} of vec)")
-        costs = result["cost_per_env_step_us_vs_vec"][a]
-        print(
-            "    cost per env step vs vec: "
-            + ", ".join(f"{k} {v:+.1f} us" for k, v in costs.items())
+        vec, same = result["ratio_vs_vec"][a], result["ratio_vs_vec_same_work"][a]
+        cpu, cpu_ratio = (
+            result["median_cpu_us_per_env_step"][a],
+            result["cpu_ratio_vs_local_env"][a],
         )
+        print(f"  {a} actor(s) vs {a} thread(s), {int(a) * m} envs:")
+        print(
+            f"    {'':13s} {'steps/s':>8s} {'/vec':>5s} {'/same':>5s} {'CPU us':>7s} {'/local':>6s}"
+        )
+        for k, v in s.items():
+            c = f"{cpu[k]:7.1f} {cpu_ratio[k]:6.2f}" if k in cpu else ""
+            print(f"    {k:13s} {v:8.0f} {vec[k]:5.2f} {same[k]:5.2f} {c}")
     if "one_actor_sync_call" in result["overhead"]:
         o = result["overhead"]["one_actor_sync_call"]
         print(

@@ -27,7 +27,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 import gymnasium
 import numpy as np
@@ -43,13 +43,19 @@ except ImportError as e:  # ray is an optional dependency
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch, check_actions, check_ids
-from emurust.envs._engine import Bools, Bytes, make_engine, rom_bytes
+from emurust.envs._engine import Bools, Bytes, frame_shape, make_engine, rom_bytes
 from emurust.envs._gymnasium import InitialState, Obs, _spaces, _spec_with
 from emurust.games import GameSpec
 
 __all__ = ["ActorLostError", "ClusterResourcesError", "EnvActor", "RayVectorEnv", "portable_spec"]
 
 Ids = npt.NDArray[np.intp]
+
+
+# Ray's default limit for results returned inline, in the gRPC reply, rather than through
+# the shared-memory object store (100 KiB): one actor's results exceed it from about 17 envs
+# of 72x80 screens, and the shared-memory path costs twice the CPU per call (docs/ray.md).
+INLINE = 100 * 1024
 
 
 class ClusterResourcesError(InvalidArgumentError):
@@ -80,14 +86,53 @@ def portable_spec(
     return spec.replace(rom=image, start=None, initial_state=state)
 
 
-# What an actor returns for a step of k envs: observations (k, *shape), RAM observations
-# (k, len(obs_addresses)), rewards, terminated, truncated, the finished episodes' statistics
-# (return, length, seconds, mask; None when no episode ended) and the mask of envs that came
-# back from an actor restart (None when none did).
+# The finished episodes' statistics of a result: return, length, seconds and mask.
 Episode = tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64], Bools]
-StepResult = tuple[
-    Bytes, Bytes, npt.NDArray[np.float32], Bools, Bools, "Episode | None", "Bools | None"
-]
+# What an actor returns for k envs: one buffer of bytes (see `_pack`), or, when episodes
+# ended or envs came back from a restart, the buffer, the episodes' statistics (or None) and
+# the mask of the envs that came back from a restart (or None).
+Result = Union[Bytes, tuple[Bytes, "Episode | None", "Bools | None"]]
+
+
+def _pack(
+    out: Bytes,
+    screen: Bytes,
+    ram: Bytes,
+    rewards: npt.NDArray[np.float32],
+    terminated: Bools,
+    truncated: Bools,
+) -> Bytes:
+    """The results of ``k`` envs as one buffer (``out``, at least ``_size`` bytes): rewards
+    (float32, first, so aligned), terminated, truncated, observations, RAM observations. One
+    array costs Ray a fraction of what a tuple of arrays does, at both ends."""
+    k = len(rewards)
+    buf = out[: _size(k, screen[0].size if k else 0, ram.shape[1])]
+    buf[: 4 * k] = rewards.view(np.uint8)
+    buf[4 * k : 5 * k] = terminated.view(np.uint8)
+    buf[5 * k : 6 * k] = truncated.view(np.uint8)
+    end = 6 * k + screen.size
+    buf[6 * k : end].reshape(screen.shape)[...] = screen
+    buf[end:].reshape(ram.shape)[...] = ram
+    return buf
+
+
+def _size(k: int, screen_size: int, ram_size: int) -> int:
+    return k * (6 + screen_size + ram_size)
+
+
+def _unpack(
+    buf: Bytes, k: int, shape: tuple[int, ...], ram_size: int
+) -> tuple[Bytes, Bytes, npt.NDArray[np.float32], Bools, Bools]:
+    """Views of ``_pack``'s buffer: observations, RAM observations, rewards, terminated,
+    truncated."""
+    end = 6 * k + k * int(np.prod(shape))
+    return (
+        buf[6 * k : end].reshape(k, *shape),
+        buf[end : end + k * ram_size].reshape(k, ram_size),
+        buf[: 4 * k].view(np.float32),
+        buf[4 * k : 5 * k].view(np.bool_),
+        buf[5 * k : 6 * k].view(np.bool_),
+    )
 
 
 class EnvActor:
@@ -105,6 +150,9 @@ class EnvActor:
         self.batch = EnvBatch(spec, engine, autoreset)
         self.k = len(spec.obs_addresses)
         self.lost = np.ones(num_envs, dtype=bool)
+        self.out = np.empty(
+            _size(num_envs, int(np.prod(engine.observation_shape)), self.k), dtype=np.uint8
+        )
         self.steps = 0  # step calls, and the seconds spent inside them
         self.step_seconds = 0.0
 
@@ -121,40 +169,58 @@ class EnvActor:
             "step_seconds": self.step_seconds,
         }
 
-    def _obs(self, ids: Ids | None) -> tuple[Bytes, Bytes]:
+    def _result(
+        self,
+        ids: Ids | None,
+        rewards: npt.NDArray[np.float32],
+        terminated: Bools,
+        truncated: Bools,
+        episode: Episode | None = None,
+        restarted: Bools | None = None,
+    ) -> Result:
+        """The envs ``ids``' (all when None) observations and these outcomes, packed (the
+        buffer is reused: Ray copies a result when the method returns)."""
         engine = self.batch.engine
-        if ids is None:  # the engine's buffers: Ray copies them into the object store
-            return engine.obs, engine.ram[:, : self.k]
-        return engine.obs[ids], engine.ram[ids, : self.k]
+        if ids is None:
+            screen, ram = engine.obs, engine.ram[:, : self.k]
+        else:
+            screen, ram = engine.obs[ids], engine.ram[ids, : self.k]
+        buf = _pack(self.out, screen, ram, rewards, terminated, truncated)
+        if episode is None and restarted is None:
+            return buf
+        return buf, episode, restarted
 
-    def reset(
-        self, seed: int | Sequence[int] | None, ids: Ids | None = None
-    ) -> tuple[Bytes, Bytes]:
+    def reset(self, seed: int | Sequence[int] | None, ids: Ids | None = None) -> Result:
         """Reset the envs ``ids`` (all when None; maybe none) with ``seed`` (see
-        ``EnvBatch.seed``); returns the observations of all the actor's envs."""
+        ``EnvBatch.seed``); returns the observations of all the actor's envs (rewards 0)."""
         batch = self.batch
         which = batch._all if ids is None else ids
         batch.seed(seed, which)
         batch.reset(which)
         self.lost[which] = False
-        return self._obs(None)
+        no = np.zeros(batch.num_envs, dtype=bool)
+        return self._result(None, np.zeros(batch.num_envs, dtype=np.float32), no, no)
 
-    def step(self, actions: npt.NDArray[np.int64], ids: Ids | None = None) -> StepResult:
-        """Step the envs ``ids`` (all when None) with ``actions`` (checked by the driver)."""
+    def step(self, actions: bytes, ids: bytes | None = None) -> Result:
+        """Step the envs ``ids`` (all when None) with ``actions`` (checked by the driver).
+        Both come as bytes (uint8 actions, int32 ids): Ray sends bytes for a fraction of
+        what it spends on small NumPy arrays."""
         t = time.perf_counter()
         try:
-            return self._step(actions, ids)
+            acts = np.frombuffer(actions, dtype=np.uint8)
+            which = None if ids is None else np.frombuffer(ids, dtype=np.int32).astype(np.intp)
+            return self._step(acts, which)
         finally:
             self.steps += 1
             self.step_seconds += time.perf_counter() - t
 
-    def _step(self, actions: npt.NDArray[np.int64], ids: Ids | None) -> StepResult:
+    def _step(self, actions: npt.NDArray[np.uint8], ids: Ids | None) -> Result:
         batch = self.batch
         which = batch._all if ids is None else ids
         lost = self.lost[which]
         if not lost.any():
             rewards, terminated, truncated, info = batch.step(actions, which)
-            return (*self._obs(ids), rewards, terminated, truncated, _episode(info), None)
+            return self._result(ids, rewards, terminated, truncated, _episode(info))
         # After a restart: the lost envs start new episodes (the step ends the old ones as
         # truncations), and their next step is the NEXT_STEP reset that follows any end.
         k = len(which)
@@ -176,8 +242,7 @@ class EnvActor:
         if batch.autoreset == "next_step":
             batch.needs_reset[gone] = True
         self.lost[gone] = False
-        screen, ram = self._obs(which)
-        return screen, ram, rewards, terminated, truncated, ep, lost
+        return self._result(which, rewards, terminated, truncated, ep, lost)
 
 
 def _episode(info: dict[str, Any]) -> Episode | None:
@@ -290,7 +355,14 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._owns_ray = False
         self.actors: list[Any] = []
         if not ray.is_initialized():
-            ray.init(address=address, **(ray_init or {}))
+            init = dict(ray_init or {})
+            if address is None:  # a local cluster: results travel inline (see docs/ray.md)
+                screen = int(np.prod(frame_shape(self.game.obs))) * self.game.frame_stack
+                size = _size(m, screen, len(self.game.obs_addresses))
+                init.setdefault(
+                    "_system_config", {"max_direct_call_object_size": max(INLINE, size + 4096)}
+                )
+            ray.init(address=address, **init)
             self._owns_ray = True
         try:
             self._check_cpus(cpus)
@@ -313,6 +385,8 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self._shutdown()
             raise
         shape = tuple(self.actor_info[0]["observation_shape"])
+        self._screen_shape = shape
+        self._ram_size = len(self.game.obs_addresses)
         self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.single_observation_space, self.single_action_space = _spaces(self.game, shape)
         self.observation_space = gymnasium.vector.utils.batch_space(
@@ -465,9 +539,11 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
                 )
             ids = np.flatnonzero(mask)
         results = self._get(self._reset_refs(seed, ids), list(range(self.num_actors)))
-        screen = np.concatenate([r[0] for r in results])
-        ram = np.concatenate([r[1] for r in results])
-        return self._obs(screen, ram), {}
+        m = self.envs_per_actor
+        chunk = self._merge(
+            [self._chunk(np.arange(i * m, (i + 1) * m), r) for i, r in enumerate(results)]
+        )
+        return self._obs(chunk.obs, chunk.ram), {}
 
     def step(
         self, actions: npt.ArrayLike
@@ -476,7 +552,8 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._require_idle("step")
         acts = check_actions(actions, self.num_envs, self._num_actions, self.game.name)
         m = self.envs_per_actor
-        refs = [a.step.remote(acts[i * m : (i + 1) * m]) for i, a in enumerate(self.actors)]
+        packed = acts.astype(np.uint8).tobytes()
+        refs = [a.step.remote(packed[i * m : (i + 1) * m]) for i, a in enumerate(self.actors)]
         results = self._get(refs, list(range(self.num_actors)))
         chunk = self._merge(
             [self._chunk(np.arange(i * m, (i + 1) * m), r) for i, r in enumerate(results)]
@@ -489,11 +566,15 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             self._info(chunk),
         )
 
-    def _chunk(self, ids: Ids, result: StepResult) -> _Chunk:
-        chunk = _Chunk(ids, *result)
-        if chunk.restarted is not None:
-            self.restarts += int(chunk.restarted.sum())
-        return chunk
+    def _chunk(self, ids: Ids, result: Result) -> _Chunk:
+        """An actor's result for the envs ``ids`` (views of the received buffer)."""
+        episode = restarted = None
+        if isinstance(result, tuple):
+            result, episode, restarted = result
+            if restarted is not None:
+                self.restarts += int(restarted.sum())
+        parts = _unpack(result, len(ids), self._screen_shape, self._ram_size)
+        return _Chunk(ids, *parts, episode, restarted)
 
     @staticmethod
     def _merge(chunks: list[_Chunk]) -> _Chunk:
@@ -577,8 +658,11 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
                 "async_reset() and recv())"
             )
         self._busy[ids] = True
+        packed = acts.astype(np.uint8)
         for a, pos, local in self._by_actor(ids):
-            ref = self.actors[a].step.remote(acts[pos], local)
+            ref = self.actors[a].step.remote(
+                packed[pos].tobytes(), None if local is None else local.astype(np.int32).tobytes()
+            )
             self._pending[ref] = ids[pos]
 
     def _collect(self) -> None:
@@ -586,14 +670,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         done, _ = ray.wait(list(self._pending), num_returns=1)
         owners = [int(self._pending[r][0]) // self.envs_per_actor for r in done]
         for ref, result in zip(done, self._get(done, owners)):
-            ids = self._pending.pop(ref)
-            if len(result) == 2:  # a reset
-                k = len(ids)
-                zeros = np.zeros(k, dtype=np.float32)
-                no = np.zeros(k, dtype=bool)
-                chunk = _Chunk(ids, result[0], result[1], zeros, no, no, None, None)
-            else:
-                chunk = self._chunk(ids, result)
+            chunk = self._chunk(self._pending.pop(ref), result)
             self._ready.append(chunk)
             self._n_ready += len(chunk)
 

@@ -93,9 +93,10 @@ def check_ids(env_ids: npt.ArrayLike, num_envs: int) -> Ids:
         raise InvalidArgumentError(
             f"env_ids must be between 0 and {num_envs - 1}, got {ids.tolist()}"
         )
-    if np.unique(ids).size != ids.size:
+    ids = ids.astype(np.intp, copy=False)
+    if np.count_nonzero(np.bincount(ids, minlength=num_envs)) != ids.size:
         raise InvalidArgumentError(f"env_ids must not repeat an env: {ids.tolist()}")
-    return ids.astype(np.intp, copy=False)
+    return ids
 
 
 class EnvBatch:
