@@ -153,13 +153,25 @@ class Remote:
     pipelined ``depth`` batches deep per actor."""
 
     def __init__(
-        self, game: str, actors: int, m: int, actions: np.ndarray, settings: dict[str, Any]
+        self,
+        game: str,
+        actors: int,
+        m: int,
+        actions: np.ndarray,
+        settings: dict[str, Any],
+        shared_memory: bool = False,
     ) -> None:
-        from emurust.ray import RayVectorEnv
+        from emurust.ray import INLINE, RayVectorEnv
 
         # The env starts the local cluster (one CPU per actor), as a user's would, with its
         # settings (results inline: docs/ray.md), and shuts it down on close.
-        init = {"num_cpus": actors, "include_dashboard": False, "log_to_driver": False}
+        init: dict[str, Any] = {
+            "num_cpus": actors,
+            "include_dashboard": False,
+            "log_to_driver": False,
+        }
+        if shared_memory:  # Ray's default: results over 100 KiB go through shared memory
+            init["_system_config"] = {"max_direct_call_object_size": INLINE}
         self.env = RayVectorEnv(game, actors, m, ray_init=init, **settings)
         self.env.reset(seed=0)
         self.actions = actions[:, : actors * m]
@@ -231,7 +243,7 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
     try:
         for a in actor_counts:
             local = Local(game, a * m, a, actions, settings)
-            remote = Remote(game, a, m, actions, settings)
+            remote = Remote(game, a, m, actions, settings, args.shared_memory)
             tests: dict[str, Callable[[], Callable[[int], int]]] = {
                 "vec": lambda local=local: local.vec_step,
                 "local_env": lambda local=local: local.env_step,
@@ -266,6 +278,7 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
         "obs": spec.obs,
         "frame_skip": spec.frame_skip,
         "hold_frames": spec.hold,
+        "results_through": "shared memory" if args.shared_memory else "inline",
         "samples": samples,
         "cpu_us_per_env_step_samples": cpu_samples,
         "median_steps_per_s": med,
@@ -286,8 +299,23 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
         "cpu_ratio_vs_local_env": {
             a: {k: s["local_env"] / v for k, v in s.items()} for a, s in cpu_med.items()
         },
+        # The CPU Ray adds per actor call (every process together), µs: the CPU per env
+        # step beyond local_env's, times the envs of a call.
+        "cpu_overhead_us_per_call": {
+            a: {
+                k: (v - s["local_env"]) * _per_call(k, m)
+                for k, v in s.items()
+                if k.startswith("ray")
+            }
+            for a, s in cpu_med.items()
+        },
         "overhead": overhead,
     }
+
+
+def _per_call(contender: str, m: int) -> int:
+    """Envs per actor call: all of an actor's (ray_sync), or M / depth (ray_pipe<depth>)."""
+    return m // int(contender[len("ray_pipe") :]) if contender.startswith("ray_pipe") else m
 
 
 def _plot(result: dict[str, Any], path: Path) -> bool:
@@ -328,6 +356,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="frames per step (24, with --hold-frames 8: bench/batch.py's RL step)",
     )
     p.add_argument("--hold-frames", type=int, default=8, help="(8)")
+    p.add_argument(
+        "--shared-memory",
+        action="store_true",
+        help="keep Ray's default 100 KiB limit for inline results (larger ones then go "
+        "through the shared-memory object store) instead of the env's raised limit",
+    )
     cores = len(os.sched_getaffinity(0))
     p.add_argument(
         "--actors",
@@ -369,7 +403,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     m = args.envs_per_actor
     print(
         f"{game}: {m} envs per actor, steps of {args.frame_skip} frames (held "
-        f"{args.hold_frames}); env steps/s and CPU per env step (median of {args.repeat})"
+        f"{args.hold_frames}), results {result['results_through']}; env steps/s and CPU per "
+        f"env step (median of {args.repeat})"
     )
     for a, s in result["median_steps_per_s"].items():
         vec, same = result["ratio_vs_vec"][a], result["ratio_vs_vec_same_work"][a]
@@ -384,6 +419,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k, v in s.items():
             c = f"{cpu[k]:7.1f} {cpu_ratio[k]:6.2f}" if k in cpu else ""
             print(f"    {k:13s} {v:8.0f} {vec[k]:5.2f} {same[k]:5.2f} {c}")
+        per_call = result["cpu_overhead_us_per_call"][a]
+        print(
+            "    CPU Ray adds per actor call: "
+            + ", ".join(f"{k} {v:.0f} us ({_per_call(k, m)} envs)" for k, v in per_call.items())
+        )
     if "one_actor_sync_call" in result["overhead"]:
         o = result["overhead"]["one_actor_sync_call"]
         print(

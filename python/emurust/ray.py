@@ -356,7 +356,8 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.actors: list[Any] = []
         if not ray.is_initialized():
             init = dict(ray_init or {})
-            if address is None:  # a local cluster: results travel inline (see docs/ray.md)
+            if address is None and not os.environ.get("RAY_ADDRESS"):
+                # A new local cluster: one actor's results travel inline (docs/ray.md).
                 screen = int(np.prod(frame_shape(self.game.obs))) * self.game.frame_stack
                 size = _size(m, screen, len(self.game.obs_addresses))
                 init.setdefault(

@@ -7,8 +7,8 @@
   workers each) so that one half steps while the policy runs on the other: how PyBoy is
   usually vectorized, and how the benchmarks run the PyBoy backend "at its best".
 - ``vectorization="ray"``: :class:`emurust.ray.RayVectorEnv`, the envs in Ray actors
-  (``ray_actors`` of ``num_envs / ray_actors`` envs each), two batches per actor, so that
-  each actor steps one while the policy runs on the other.
+  (``ray_actors`` of ``num_envs / ray_actors`` envs each), one batch per actor (two halves
+  with one actor), so that actors step while the policy runs.
 
 All reset episodes the ``NEXT_STEP`` way and report episode statistics in the infos. Each
 ``recv`` returns the envs of one earlier ``send`` (``num_envs / batch_size`` batches), which
@@ -107,15 +107,19 @@ def make_vector(
                 f"num_envs ({num_envs}) must be a multiple of the number of actors ({ray_actors})"
             )
         m = num_envs // ray_actors
-        if m % 2:
+        if ray_actors == 1 and m % 2:
             raise ValueError(
-                f"each actor's envs are two batches: envs per actor must be even, got {m}"
+                f"one actor's envs are two half batches: num_envs must be even, got {m}"
             )
         return RayVectorEnv(
             spec,
             ray_actors,
             m,
-            batch_size=m // 2,
+            # One batch per actor: the policy runs on one actor's envs while the others
+            # step; one actor steps one half while the policy runs on the other. (Each Ray
+            # call costs about a millisecond of CPU on a 2-core machine: more envs per call
+            # are worth more than deeper pipelines there; bench/ray_envs.py.)
+            batch_size=m if ray_actors > 1 else m // 2,
             threads_per_actor=num_threads or 1,
             address=ray_address,
         )
