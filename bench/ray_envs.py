@@ -171,12 +171,20 @@ class Remote:
             "log_to_driver": False,
         }
         if shared_memory:  # Ray's default: results over 100 KiB go through shared memory
-            init["_system_config"] = {"max_direct_call_object_size": INLINE}
+            init["_system_config"] = {
+                "max_direct_call_object_size": INLINE,
+                "worker_niceness": os.nice(0),
+            }
         self.env = RayVectorEnv(game, actors, m, ray_init=init, **settings)
         self.env.reset(seed=0)
         self.actions = actions[:, : actors * m]
         self.n, self.m = actors * m, m
         self.depth = 0
+
+    def synchronous(self) -> Callable[[int], int]:
+        """The synchronous loop (after receiving what a pipelined run left in flight)."""
+        self.drain()
+        return self.sync_step
 
     def sync_step(self, i: int) -> int:
         self.env.step(self.actions[i % len(self.actions)])
@@ -247,7 +255,7 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
             tests: dict[str, Callable[[], Callable[[int], int]]] = {
                 "vec": lambda local=local: local.vec_step,
                 "local_env": lambda local=local: local.env_step,
-                "ray_sync": lambda remote=remote: remote.sync_step,
+                "ray_sync": lambda remote=remote: remote.synchronous(),
             }
             for d in depths:
                 tests[f"ray_pipe{d}"] = lambda remote=remote, d=d: remote.pipelined(d)
@@ -283,6 +291,10 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
         "cpu_us_per_env_step_samples": cpu_samples,
         "median_steps_per_s": med,
         "ratio_vs_vec": {a: {k: v / s["vec"] for k, v in s.items()} for a, s in med.items()},
+        # Ratios within each repeat (the contenders ran one after another, seconds apart):
+        # on a shared machine they move less than ratios of medians. Median, min, max.
+        "paired_ratio_vs_vec": _paired(samples, "vec"),
+        "paired_ratio_vs_local_env": _paired(samples, "local_env"),
         "ratio_vs_vec_same_work": {
             a: {k: v / s["vec_same_work"] for k, v in s.items()} for a, s in med.items()
         },
@@ -311,6 +323,18 @@ def run(args: argparse.Namespace, game: str) -> dict[str, Any]:
         },
         "overhead": overhead,
     }
+
+
+def _paired(
+    samples: dict[str, dict[str, list[float]]], base: str
+) -> dict[str, dict[str, tuple[float, float, float]]]:
+    out = {}
+    for a, s in samples.items():
+        out[a] = {}
+        for k, v in s.items():
+            r = [x / y for x, y in zip(v, s[base])]
+            out[a][k] = (statistics.median(r), min(r), max(r))
+    return out
 
 
 def _per_call(contender: str, m: int) -> int:
@@ -419,6 +443,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k, v in s.items():
             c = f"{cpu[k]:7.1f} {cpu_ratio[k]:6.2f}" if k in cpu else ""
             print(f"    {k:13s} {v:8.0f} {vec[k]:5.2f} {same[k]:5.2f} {c}")
+        for base in ("vec", "local_env"):
+            paired = result[f"paired_ratio_vs_{base}"][a]
+            print(
+                f"    paired ratios vs {base} (median, min-max of the repeats): "
+                + ", ".join(
+                    f"{k} {v[0]:.2f} ({v[1]:.2f}-{v[2]:.2f})"
+                    for k, v in paired.items()
+                    if k.startswith("ray")
+                )
+            )
         per_call = result["cpu_overhead_us_per_call"][a]
         print(
             "    CPU Ray adds per actor call: "

@@ -360,11 +360,17 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if not ray.is_initialized():
             init = dict(ray_init or {})
             if address is None and not os.environ.get("RAY_ADDRESS"):
-                # A new local cluster: one actor's results travel inline (docs/ray.md).
+                # A new local cluster: one actor's results travel inline, and the actors run
+                # at this process's priority, as local emulation threads would (Ray's
+                # default is nice 15 for its workers). See docs/ray.md.
                 screen = int(np.prod(frame_shape(self.game.obs))) * self.game.frame_stack
                 size = _size(m, screen, len(self.game.obs_addresses))
                 init.setdefault(
-                    "_system_config", {"max_direct_call_object_size": max(INLINE, size + 4096)}
+                    "_system_config",
+                    {
+                        "max_direct_call_object_size": max(INLINE, size + 4096),
+                        "worker_niceness": os.nice(0),
+                    },
                 )
             ray.init(address=address, **init)
             self._owns_ray = True
