@@ -117,8 +117,8 @@ def make_vector(
             m,
             # One batch per actor: the policy runs on one actor's envs while the others
             # step; one actor steps one half while the policy runs on the other. (Each Ray
-            # call costs about a millisecond of CPU on a 2-core machine: more envs per call
-            # are worth more than deeper pipelines there; bench/ray_envs.py.)
+            # call costs milliseconds of CPU on a 2-core machine: fewer, larger calls leave
+            # more of it to the learner; bench/ray_envs.py.)
             batch_size=m if ray_actors > 1 else m // 2,
             threads_per_actor=num_threads or 1,
             address=ray_address,
