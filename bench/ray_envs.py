@@ -361,7 +361,10 @@ def _plot(result: dict[str, Any], path: Path) -> bool:
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(actors))])
     ax.set_xticklabels([f"{a} actor(s) / thread(s)" for a in actors])
     ax.set_ylabel("env steps/s")
-    ax.set_title(f"{result['game']}: {result['envs_per_actor']} envs per actor (same run)")
+    ax.set_title(
+        f"{result['game']}: {result['envs_per_actor']} envs per actor, "
+        f"{result['frame_skip']} frames per step (same run)"
+    )
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
