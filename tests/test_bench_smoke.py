@@ -186,3 +186,45 @@ def test_pyboy_api_script_on_the_bundled_game(tmp_path: Path) -> None:
     assert result["same_script"] == {"steps": 12, "identical_steps": 12}
     assert result["from_pyboy_state"]["identical_steps"] == result["from_pyboy_state"]["steps"]
     assert result["tick_fps"]["emurust"] > 0
+
+
+def test_ray_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
+    """bench/ray_envs.py on the bundled game, one actor (it starts a local Ray cluster)."""
+    if importlib.util.find_spec("ray") is None:
+        pytest.skip("Ray is needed (pip install 'emurust[ray]')")
+    proc = _script(
+        "ray_envs.py",
+        "--game",
+        "Starcatch",
+        "--actors",
+        "1",
+        "--depth",
+        "1,2",
+        "--envs-per-actor",
+        "2",
+        "--frame-skip",
+        "4",
+        "--hold-frames",
+        "4",
+        "--seconds",
+        "0.1",
+        "--repeat",
+        "1",
+        "--overhead-calls",
+        "5",
+        "--out",
+        str(tmp_path),
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads((tmp_path / "ray.json").read_text())
+    assert data["game"] == "Starcatch"
+    assert data["frame_skip"] == 4
+    rates = data["median_steps_per_s"]["1"]
+    names = {"vec", "local_env", "vec_same_work", "ray_sync", "ray_pipe1", "ray_pipe2"}
+    assert set(rates) == names
+    assert all(v > 0 for v in rates.values())
+    assert rates["vec_same_work"] >= rates["local_env"], "time in VecGameBoy is part of it"
+    overhead = data["overhead"]["one_actor_sync_call"]
+    assert overhead["wall_us"] > overhead["inside_us"] > 0
+    assert "1 actor(s) vs 1 thread(s)" in proc.stdout

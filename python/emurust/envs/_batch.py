@@ -30,7 +30,7 @@ from emurust._core import InvalidArgumentError
 from emurust.envs._engine import Bools, Bytes, Engine
 from emurust.games._spec import GameSpec, GameSpecError, RamState, TerminatedFn
 
-__all__ = ["AUTORESET_MODES", "EnvBatch", "Step"]
+__all__ = ["AUTORESET_MODES", "EnvBatch", "Step", "check_actions", "check_ids"]
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 
@@ -56,6 +56,47 @@ def episode_seeds(
 ) -> npt.NDArray[np.uint64]:
     """The seed of episode ``episode`` of envs seeded with ``base`` (vectorized)."""
     return _splitmix(base ^ _splitmix(episode.astype(np.uint64)))
+
+
+def check_actions(
+    actions: npt.ArrayLike, k: int, num_actions: int, game: str
+) -> npt.NDArray[np.int64]:
+    """``actions`` as an int array of shape (k,), each an action index below
+    ``num_actions``; else a TypeError or InvalidArgumentError naming the problem."""
+    a = np.asarray(actions)
+    if a.shape == () and k == 1:
+        a = a.reshape(1)
+    if a.dtype.kind not in "iu":
+        if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
+            a = a.astype(np.int64)
+        else:
+            raise TypeError(f"actions must be integers (action indices), got dtype {a.dtype}")
+    if a.shape != (k,):
+        raise InvalidArgumentError(f"expected {k} actions (one per env), got shape {a.shape}")
+    # One comparison: negative values become huge as unsigned.
+    if k and (a.astype(np.uint64, copy=False) >= num_actions).any():
+        bad = np.flatnonzero((a < 0) | (a >= num_actions))
+        raise InvalidArgumentError(
+            f"action {a[bad[0]]} (position {bad[0]}) is outside the action space: "
+            f"{game} has {num_actions} actions (0..{num_actions - 1})"
+        )
+    return a
+
+
+def check_ids(env_ids: npt.ArrayLike, num_envs: int) -> Ids:
+    """``env_ids`` as a 1-D index array of distinct envs below ``num_envs``; else an
+    InvalidArgumentError naming the problem."""
+    ids = np.asarray(env_ids)
+    if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
+        raise InvalidArgumentError(f"env_ids must be a 1-D integer array, got {ids!r}")
+    if ids.size and (ids.min() < 0 or ids.max() >= num_envs):
+        raise InvalidArgumentError(
+            f"env_ids must be between 0 and {num_envs - 1}, got {ids.tolist()}"
+        )
+    ids = ids.astype(np.intp, copy=False)
+    if np.count_nonzero(np.bincount(ids, minlength=num_envs)) != ids.size:
+        raise InvalidArgumentError(f"env_ids must not repeat an env: {ids.tolist()}")
+    return ids
 
 
 class EnvBatch:
@@ -152,38 +193,11 @@ class EnvBatch:
     def check_actions(self, actions: npt.ArrayLike, k: int) -> npt.NDArray[np.int64]:
         """``actions`` as an int array of shape (k,), each a valid action index; else a
         TypeError or InvalidArgumentError naming the problem (nothing is stepped)."""
-        a = np.asarray(actions)
-        if a.shape == () and k == 1:
-            a = a.reshape(1)
-        if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
-                a = a.astype(np.int64)
-            else:
-                raise TypeError(f"actions must be integers (action indices), got dtype {a.dtype}")
-        if a.shape != (k,):
-            raise InvalidArgumentError(f"expected {k} actions (one per env), got shape {a.shape}")
-        # One comparison: negative values become huge as unsigned.
-        if k and (a.astype(np.uint64, copy=False) >= self.num_actions).any():
-            bad = np.flatnonzero((a < 0) | (a >= self.num_actions))
-            raise InvalidArgumentError(
-                f"action {a[bad[0]]} (position {bad[0]}) is outside the action space: "
-                f"{self.spec.name} has {self.num_actions} actions (0..{self.num_actions - 1})"
-            )
-        return a
+        return check_actions(actions, k, self.num_actions, self.spec.name)
 
     def check_ids(self, env_ids: npt.ArrayLike | None) -> Ids:
-        if env_ids is None:
-            return self._all
-        ids = np.asarray(env_ids)
-        if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
-            raise InvalidArgumentError(f"env_ids must be a 1-D integer array, got {ids!r}")
-        if ids.size and (ids.min() < 0 or ids.max() >= self.num_envs):
-            raise InvalidArgumentError(
-                f"env_ids must be between 0 and {self.num_envs - 1}, got {ids.tolist()}"
-            )
-        if np.unique(ids).size != ids.size:
-            raise InvalidArgumentError(f"env_ids must not repeat an env: {ids.tolist()}")
-        return ids.astype(np.intp, copy=False)
+        """``env_ids`` as an index array (all envs when None), checked."""
+        return self._all if env_ids is None else check_ids(env_ids, self.num_envs)
 
     # ---- reset and step -----------------------------------------------------------------
 

@@ -40,8 +40,9 @@ def _spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:
     return spec.replace(**overrides) if overrides else spec
 
 
-def _spaces(spec: GameSpec, engine: Engine) -> tuple[spaces.Space[Any], spaces.Discrete]:
-    screen = spaces.Box(0, 3 if spec.obs == "shades" else 255, engine.observation_shape, np.uint8)
+def _spaces(spec: GameSpec, shape: tuple[int, ...]) -> tuple[spaces.Space[Any], spaces.Discrete]:
+    """The observation and action spaces of one env (``shape``: the engine's observation)."""
+    screen = spaces.Box(0, 3 if spec.obs == "shades" else 255, shape, np.uint8)
     obs: spaces.Space[Any] = screen
     if spec.obs_fields:
         ram = spaces.Box(0, 255, (len(spec.obs_addresses),), np.uint8)
@@ -89,7 +90,7 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
             num_threads=1,
         )
         self._batch = EnvBatch(self.game, engine, autoreset="disabled")
-        self.observation_space, self.action_space = _spaces(self.game, engine)
+        self.observation_space, self.action_space = _spaces(self.game, engine.observation_shape)
         self.metadata = {**self.metadata, "render_fps": 60 / self.game.frame_skip}
         self._ids = self._batch._all  # env 0: the batch's fast path for "every env"
 
@@ -207,7 +208,9 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             "autoreset_mode": mode,
             "render_fps": 60 / self.game.frame_skip,
         }
-        self.single_observation_space, self.single_action_space = _spaces(self.game, engine)
+        self.single_observation_space, self.single_action_space = _spaces(
+            self.game, engine.observation_shape
+        )
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, self.num_envs
         )

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from emurust._core import InvalidArgumentError
 from emurust.games import GameSpec, get, names, register
 
 __all__ = ["learning_curve", "play", "play_main", "resolve_game", "train_main"]
@@ -170,7 +171,29 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
-    p.add_argument("--threads", type=int, default=None, help="emulator threads (all cores)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="emulator threads (default: all cores; with --ray: per actor, default 1)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="step the envs in Ray actors (pip install 'emurust[ray]'): join the cluster at "
+        "ADDRESS, or start a local one when none is given",
+    )
+    p.add_argument("--actors", type=int, default=2, metavar="N", help="Ray actors (2)")
+    p.add_argument(
+        "--envs-per-actor",
+        type=int,
+        default=None,
+        metavar="M",
+        help="envs per Ray actor (default: --num-envs / --actors)",
+    )
     p.add_argument("--out", default="runs/train", help="output folder (runs/train)")
     p.add_argument(
         "--eval-episodes",
@@ -195,24 +218,52 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         return 2
     if rom is not None:
         spec = register(spec.replace(rom=rom), replace=True)
+    num_envs = args.num_envs
+    if args.ray is not None:
+        if args.backend != "emurust":
+            print("emurust train: --ray runs the emurust backend", file=sys.stderr)
+            return 2
+        if args.actors < 1:
+            print(f"emurust train: --actors must be at least 1, got {args.actors}", file=sys.stderr)
+            return 2
+        if args.envs_per_actor is not None:
+            num_envs = args.actors * args.envs_per_actor
+        if num_envs < args.actors or num_envs % args.actors:
+            print(
+                f"emurust train: --num-envs ({num_envs}) must be a multiple of --actors "
+                f"({args.actors})",
+                file=sys.stderr,
+            )
+            return 2
     config = dataclasses.replace(
         defaults,
         game=spec.name,
         total_timesteps=args.total_steps,
-        num_envs=args.num_envs,
+        num_envs=num_envs,
         num_steps=args.num_steps,
         backend=args.backend,
         device=args.device,
         seed=args.seed,
         learning_rate=args.learning_rate,
         num_threads=args.threads,
+        vectorization="ray" if args.ray is not None else defaults.vectorization,
+        ray_address=args.ray or None,
+        ray_actors=args.actors,
     )
     out = Path(args.out)
+    where = ""
+    if args.ray is not None:
+        cluster = args.ray or "a local cluster"
+        where = f" in {args.actors} Ray actors of {num_envs // args.actors} ({cluster})"
     print(
         f"training PPO on {spec.name} ({config.backend}): {config.total_timesteps:,} steps, "
-        f"{config.num_envs} envs -> {out}"
+        f"{config.num_envs} envs{where} -> {out}"
     )
-    result = train(config, out, progress=not args.no_progress)
+    try:
+        result = train(config, out, progress=not args.no_progress)
+    except (ImportError, InvalidArgumentError, ValueError) as e:  # no Ray, too few CPUs...
+        print(f"emurust train: {e}", file=sys.stderr)
+        return 2
     print(
         f"trained {result.global_step:,} steps in {result.seconds:.0f} s "
         f"({result.sps:,.0f} steps/s; {100 * result.env_seconds / result.seconds:.0f}% "

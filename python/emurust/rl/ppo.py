@@ -4,8 +4,8 @@ One file of training logic in the manner of CleanRL's ``ppo_atari_envpool.py``: 
 surrogate objective, generalized advantage estimation, an annealed learning rate, minibatches
 over several epochs, value and entropy terms, gradient clipping. The differences:
 
-- Rollouts use ``send``/``recv`` on two half batches, so that the Rust threads emulate one
-  half while the policy runs on the other.
+- Rollouts use ``send``/``recv`` on two half batches (or one batch per Ray actor), so that
+  the Rust threads emulate one batch while the policy runs on the other.
 - Episode ends follow Gymnasium's ``NEXT_STEP`` autoreset: the step after an episode ended
   only resets its env. Its transition is kept out of the losses, a termination cuts the
   return, and a truncation bootstraps from the value of the episode's final observation.
@@ -65,9 +65,11 @@ class PPOConfig:
     target_kl: float | None = None
     seed: int = 1
     backend: str = "emurust"
-    vectorization: str = "native"  # or "async": AsyncVectorEnv workers (emurust.rl.vector)
+    vectorization: str = "native"  # "async": AsyncVectorEnv workers; "ray": Ray actors
     device: str = "cpu"
-    num_threads: int | None = None
+    num_threads: int | None = None  # emulator threads (with "ray": per actor, default 1)
+    ray_address: str | None = None  # with "ray": the cluster to join (None: start one)
+    ray_actors: int = 2  # with "ray": actors, num_envs / ray_actors envs each
     torch_threads: int | None = None
     checkpoints: int = 4
 
@@ -248,8 +250,6 @@ def train(
     out = Path(out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     spec = get(config.game)
-    if config.num_envs % 2:
-        raise ValueError(f"num_envs must be even (two half batches), got {config.num_envs}")
     if config.batch_size % config.num_minibatches:
         raise ValueError("num_envs * num_steps must be a multiple of num_minibatches")
     if config.torch_threads:
@@ -264,7 +264,12 @@ def train(
         backend=config.backend,
         vectorization=config.vectorization,
         num_threads=config.num_threads,
+        ray_address=config.ray_address,
+        ray_actors=config.ray_actors,
     )
+    # The envs are stepped in `groups` batches (two halves, or one per Ray actor): each
+    # recv() returns the envs of one earlier send(), so a batch's envs move in step.
+    groups = envs.num_envs // envs.batch_size
     ram_size = len(spec.obs_addresses)
     space: Any = envs.single_observation_space
     screen_space = space["screen"] if ram_size else space
@@ -319,7 +324,7 @@ def train(
         )
 
     def receive() -> tuple[Any, Any, npt.NDArray[np.intp]]:
-        """The next half batch; files the results of its envs' last transitions."""
+        """The next batch; files the results of its envs' last transitions."""
         nonlocal env_seconds, episodes
         t0 = time.perf_counter()
         obs, rew, term, trunc, info, ids = envs.recv()
@@ -362,13 +367,13 @@ def train(
     t0 = time.perf_counter()
     envs.async_reset(seed=config.seed)
     env_seconds += time.perf_counter() - t0
-    halves = []
-    for _ in range(2):
+    batches = []
+    for _ in range(groups):
         screen, ram, ids = receive()
         carry_screen[ids] = screen
         if ram is not None:
             carry_ram[ids] = ram
-        halves.append(ids)
+        batches.append(ids)
     stats: dict[str, float] = {}
 
     for iteration in range(1, config.num_iterations + 1):
@@ -376,16 +381,16 @@ def train(
             frac = 1.0 - (iteration - 1.0) / config.num_iterations
             optimizer.param_groups[0]["lr"] = frac * config.learning_rate
         t_of[:] = 0
-        # Each env makes `steps` transitions; while the Rust threads step one half, the
-        # policy runs on the other.
-        for ids in halves:
+        # Each env makes `steps` transitions; while the Rust threads (or actors) step one
+        # batch, the policy runs on another.
+        for ids in batches:
             act_and_send(carry_screen[ids], carry_ram[ids], ids)
-        for _ in range(2 * steps):
+        for _ in range(groups * steps):
             screen, ram, ids = receive()
             if t_of[ids[0]] < steps:
                 act_and_send(screen, ram, ids)
                 continue
-            # This half is done: the value of what comes next, and carry it over.
+            # This batch is done: the value of what comes next, and carry it over.
             s, r = tensors(screen, ram)
             with torch.no_grad():
                 values[steps, torch.as_tensor(ids, device=device)] = agent.value(s, r)

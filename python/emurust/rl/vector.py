@@ -6,8 +6,13 @@
   Gymnasium's ``AsyncVectorEnv``, two of them (one per half batch, ``num_envs / 2``
   workers each) so that one half steps while the policy runs on the other: how PyBoy is
   usually vectorized, and how the benchmarks run the PyBoy backend "at its best".
+- ``vectorization="ray"``: :class:`emurust.ray.RayVectorEnv`, the envs in Ray actors
+  (``ray_actors`` of ``num_envs / ray_actors`` envs each), one batch per actor (two halves
+  with one actor), so that actors step while the policy runs.
 
-Both reset episodes the ``NEXT_STEP`` way and report episode statistics in the infos.
+All reset episodes the ``NEXT_STEP`` way and report episode statistics in the infos. Each
+``recv`` returns the envs of one earlier ``send`` (``num_envs / batch_size`` batches), which
+is what the trainer relies on.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class AsyncHalves:
     def __init__(self, spec: GameSpec, num_envs: int, backend: str) -> None:
         half = num_envs // 2
         self.num_envs = num_envs
+        self.batch_size = half
         self.halves = [
             gymnasium.vector.AsyncVectorEnv(
                 [lambda: GameBoyEnv(spec, backend=backend) for _ in range(half)],
@@ -84,8 +90,39 @@ def make_vector(
     backend: str,
     vectorization: str,
     num_threads: int | None = None,
-) -> GameBoyVectorEnv | AsyncHalves:
-    """The vector env of ``vectorization`` ("native" or "async") for ``spec``."""
+    ray_address: str | None = None,
+    ray_actors: int = 2,
+) -> Any:
+    """The vector env of ``vectorization`` ("native", "async" or "ray") for ``spec``: a
+    ``send``/``recv`` env with ``num_envs`` and ``batch_size`` attributes. With "ray",
+    ``num_threads`` is each actor's (default 1) and ``ray_address`` the cluster (None: a
+    local one)."""
+    if vectorization == "ray":
+        from emurust.ray import RayVectorEnv
+
+        if backend != "emurust":
+            raise ValueError("vectorization='ray' runs the emurust backend")
+        if ray_actors < 1 or num_envs % ray_actors:
+            raise ValueError(
+                f"num_envs ({num_envs}) must be a multiple of the number of actors ({ray_actors})"
+            )
+        m = num_envs // ray_actors
+        if ray_actors == 1 and m % 2:
+            raise ValueError(
+                f"one actor's envs are two half batches: num_envs must be even, got {m}"
+            )
+        return RayVectorEnv(
+            spec,
+            ray_actors,
+            m,
+            # One batch per actor: the policy runs on one actor's envs while the others
+            # step; one actor steps one half while the policy runs on the other. (Each Ray
+            # call costs milliseconds of CPU on a 2-core machine: fewer, larger calls leave
+            # more of it to the learner; bench/ray_envs.py.)
+            batch_size=m if ray_actors > 1 else m // 2,
+            threads_per_actor=num_threads or 1,
+            address=ray_address,
+        )
     if num_envs % 2:
         raise ValueError(f"num_envs must be even (two half batches), got {num_envs}")
     if vectorization == "native":
@@ -94,4 +131,4 @@ def make_vector(
         )
     if vectorization == "async":
         return AsyncHalves(spec, num_envs, backend)
-    raise ValueError(f"vectorization must be 'native' or 'async', not {vectorization!r}")
+    raise ValueError(f"vectorization must be 'native', 'async' or 'ray', not {vectorization!r}")
