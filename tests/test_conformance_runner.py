@@ -291,3 +291,68 @@ def test_runner_on_shared_roms(shared_roms: Path, tmp_path: Path) -> None:
         if r["pyboy"] is not None:  # PyBoy 2.8.1 passes these three too (shared/roms/MANIFEST.md)
             assert r["pyboy"]["status"] == "pass", (rel, r["pyboy"])
     assert data["totals"]["emurust_passed"] == len(present)
+
+
+# --- gambatte's hardware tests -------------------------------------------------------------
+
+
+def _font_screen(digits: str) -> list[list[int]]:
+    """A 144x160 screen of shades with ``digits`` drawn in gambatte's font at the top left."""
+    screen = [[0] * 160 for _ in range(144)]
+    for cell, ch in enumerate(digits):
+        rows = conf.GAMBATTE_FONT[int(ch, 16)]
+        for y, row in enumerate(rows):
+            for x in range(8):
+                if row & (0x80 >> x):
+                    screen[y][cell * 8 + x] = 3
+    return screen
+
+
+def test_gambatte_expectation_from_names() -> None:
+    assert conf.gambatte_expectation("x/a_dmg08_cgb04c_out0A.gbc") == ("hex", "0A")
+    assert conf.gambatte_expectation("x/a_dmg08_out3_cgb04c_out1.gb") == ("hex", "3")
+    assert conf.gambatte_expectation("x/a_dmg08_outaudio1_cgb04c_outaudio0.gb") == ("audio", "1")
+    assert conf.gambatte_expectation("x/a_dmg08_cgb_blank.gb") == ("blank", "")
+    with pytest.raises(ValueError, match="no DMG expectation"):
+        conf.gambatte_expectation("x/a_cgb04c_out1.gb")
+
+
+def test_gambatte_verdicts() -> None:
+    screen = _font_screen("5A")
+    assert conf.gambatte_cells(screen, 2) == "5A"
+    assert conf.gambatte_verdict(("hex", "5A"), screen, None)[0]
+    assert not conf.gambatte_verdict(("hex", "5B"), screen, None)[0]
+    screen[3][9] = 2  # one pixel off in the second cell
+    assert conf.gambatte_cells(screen, 2) == "5?"
+    assert conf.gambatte_verdict(("audio", "0"), screen, [[3, 3], [3, 3]])[0]
+    assert not conf.gambatte_verdict(("audio", "0"), screen, [[3, 3], [3, 4]])[0]
+    assert conf.gambatte_verdict(("audio", "1"), screen, [[3, 3], [3, 4]])[0]
+    assert conf.gambatte_verdict(("blank", ""), [[0] * 160] * 144, None)[0]
+    assert not conf.gambatte_verdict(("blank", ""), screen, None)[0]
+
+
+def test_gambatte_known_failures_have_reasons() -> None:
+    known = conf.gambatte_known_failures()
+    assert known
+    assert all(rel.startswith("gambatte-hwtests/") for rel in known)
+    assert all(known.values())
+    assert set(known) <= set(conf.KNOWN_FAILURES)
+
+
+def test_gambatte_rule_on_a_shared_rom(shared_roms: Path) -> None:
+    base = shared_roms / conf.GAMBATTE_DIR
+    roms = sorted(base.rglob("*_out*.gb*")) if base.is_dir() else []
+    rel = next(
+        (
+            p.relative_to(shared_roms).as_posix()
+            for p in roms
+            if p.relative_to(shared_roms).as_posix() not in conf.KNOWN_FAILURES
+        ),
+        None,
+    )
+    if rel is None:
+        pytest.skip("gambatte-hwtests not present")
+    spec = conf.RomSpec("gambatte", rel, "gambatte", conf.GAMBATTE_FRAMES)
+    verdict = conf.run_one(lambda: conf.emurust_probe(shared_roms / rel), spec)
+    assert verdict.status == "pass", (rel, verdict)
+    assert verdict.frames >= conf.GAMBATTE_FRAMES

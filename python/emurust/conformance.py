@@ -28,6 +28,14 @@ Suites (DMG only; ROMs missing from ``emurust.roms_dir()`` are skipped with a no
 * ``mealybug``: mealybug-tearoom-tests with a DMG-blob expected image, screenshot rule.
 * ``gbmicrotest``: every ROM in ``gbmicrotest/bin/``; passes iff 0xFF82 == 0x01 after 30 frames
   (its README: 0x01 pass, 0xFF fail; HOWTO-c-sp: check only 0xFF82).
+* ``gambatte``: gambatte's hardware tests with a DMG expectation (``gambatte-hwtests/``, see its
+  README), read as gambatte's own runner reads them: whole frames are run until more than
+  1,053,360 T-cycles (15 x 70,224) have passed, then the last frame is judged. Hex tests
+  (``_dmg08_out<HEX>``, ``_dmg08_cgb04c_out<HEX>``): the 8x8 cells at the top left of the screen
+  show the digits in gambatte's test font (dark on light, exactly); ``_outaudio0``/``1``: the
+  last frame's sound is constant / not; ``_dmg08_cgb_blank``: an all-light screen. PyBoy runs
+  16 frames after its boot ROM hands over. Known failures come from
+  ``emurust/data/gambatte_failures.tsv`` (shared with ``tests/gambatte.rs``).
 
 Both emulators are judged by the same functions (:func:`run_rules`, over a :class:`Probe`
 of callables), so a difference in verdict is a difference in emulation.
@@ -64,6 +72,10 @@ __all__ = [
     "blargg_verdict",
     "catalogue",
     "emurust_probe",
+    "gambatte_cells",
+    "gambatte_expectation",
+    "gambatte_known_failures",
+    "gambatte_verdict",
     "is_dmg_mooneye_rom",
     "main",
     "mooneye_verdict",
@@ -179,6 +191,32 @@ SUITES = (
     "acid2",
     "mealybug",
     "gbmicrotest",
+    "gambatte",
+)
+
+GAMBATTE_DIR = "gambatte-hwtests"
+GAMBATTE_FRAMES = 15  # gambatte's runner: more than 15 x 70,224 T-cycles
+FRAME_CYCLES = 70_224
+GAMBATTE_SOUND_RATE = 192_000  # emurust's highest, so that no short pulse is missed
+# gambatte's test-runner digit font (test/testrunner.cpp), 0..F: one byte per row, bit 7 =
+# leftmost pixel, 1 = dark (shade 3), 0 = light (shade 0).
+GAMBATTE_FONT: tuple[tuple[int, ...], ...] = (
+    (0x00, 0x7F, 0x41, 0x41, 0x41, 0x41, 0x41, 0x7F),
+    (0x00, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08),
+    (0x00, 0x7F, 0x01, 0x01, 0x7F, 0x40, 0x40, 0x7F),
+    (0x00, 0x7F, 0x01, 0x01, 0x3F, 0x01, 0x01, 0x7F),
+    (0x00, 0x41, 0x41, 0x41, 0x7F, 0x01, 0x01, 0x01),
+    (0x00, 0x7F, 0x40, 0x40, 0x7E, 0x01, 0x01, 0x7E),
+    (0x00, 0x7F, 0x40, 0x40, 0x7F, 0x41, 0x41, 0x7F),
+    (0x00, 0x7F, 0x01, 0x02, 0x04, 0x08, 0x10, 0x10),
+    (0x00, 0x3E, 0x41, 0x41, 0x3E, 0x41, 0x41, 0x3E),
+    (0x00, 0x7F, 0x41, 0x41, 0x7F, 0x01, 0x01, 0x7F),
+    (0x00, 0x08, 0x22, 0x41, 0x7F, 0x41, 0x41, 0x41),
+    (0x00, 0x7E, 0x41, 0x41, 0x7E, 0x41, 0x41, 0x7E),
+    (0x00, 0x3E, 0x41, 0x40, 0x40, 0x40, 0x41, 0x3E),
+    (0x00, 0x7E, 0x41, 0x41, 0x41, 0x41, 0x41, 0x7E),
+    (0x00, 0x7F, 0x40, 0x40, 0x7F, 0x40, 0x40, 0x7F),
+    (0x00, 0x7F, 0x40, 0x40, 0x7F, 0x40, 0x40, 0x40),
 )
 
 # Mooneye name suffixes (after the last "-") that include a DMG rev A/B/C; other model tags
@@ -235,6 +273,30 @@ _GBMICROTEST_FAILURES: dict[str, tuple[str, ...]] = {
 KNOWN_FAILURES.update(
     {f"gbmicrotest/bin/{rom}": why for why, roms in _GBMICROTEST_FAILURES.items() for rom in roms}
 )
+
+
+def gambatte_known_failures() -> dict[str, str]:
+    """The gambatte hardware tests emurust fails today (path under the ROM folder -> reason),
+    from ``emurust/data/gambatte_failures.tsv``, which ``tests/gambatte.rs`` reads too."""
+    text = (Path(__file__).parent / "data" / "gambatte_failures.tsv").read_text()
+    reasons: dict[str, str] = {}
+    failures: dict[str, str] = {}
+    section = ""
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line
+            continue
+        key, value = line.split("\t", 1)
+        if section == "[reasons]":
+            reasons[key] = value
+        else:
+            failures[f"{GAMBATTE_DIR}/{key}"] = reasons[value]
+    return failures
+
+
+KNOWN_FAILURES.update(gambatte_known_failures())
 KNOWN_FAILURES["blargg/oam_bug/rom_singles/7-timing_effect.gb"] = (
     "ROM defect: its text log overruns the 8 KB of cartridge RAM it declares and overwrites its"
     " own code, so it never gives a verdict; the combined oam_bug.gb covers it and passes"
@@ -247,7 +309,8 @@ class RomSpec:
 
     ``protocol`` is ``"blargg"``, ``"mooneye"``, ``"auto"`` (both rules, for an unknown
     ROM), ``"screenshot"`` (the screen after ``budget`` frames against the image
-    ``reference``, a path) or ``"gbmicrotest"`` (0xFF82 == 0x01 after ``budget`` frames).
+    ``reference``, a path), ``"gbmicrotest"`` (0xFF82 == 0x01 after ``budget`` frames) or
+    ``"gambatte"`` (the last frame once more than ``budget`` x 70,224 T-cycles have run).
     ``dmg_checksum``: a Blargg "Failed" whose text holds this checksum is the DMG hardware's
     own result and counts as a pass.
     """
@@ -341,6 +404,15 @@ def catalogue(roms: Path) -> tuple[list[RomSpec], list[str]]:
         )
     else:
         notes.append(f"gbmicrotest: {GBMICROTEST_DIR} not found, skipped")
+    gambatte = roms / GAMBATTE_DIR
+    if gambatte.is_dir():
+        specs.extend(
+            RomSpec("gambatte", p.relative_to(roms).as_posix(), "gambatte", GAMBATTE_FRAMES)
+            for p in sorted(gambatte.rglob("*.gb*"))
+            if p.suffix in (".gb", ".gbc")
+        )
+    else:
+        notes.append(f"gambatte: {GAMBATTE_DIR} not found, skipped")
     return specs, notes
 
 
@@ -380,6 +452,9 @@ class Probe:
     close: Callable[[], None] = lambda: None
     #: Run ``n`` frames and return the last frame's screen as (144, 160) shades 0..3.
     screenshot: Callable[[int], Any] | None = None
+    #: Run whole frames, drawing them, until more than ``cycles`` T-cycles have passed; return
+    #: the frames run, the last frame's shades and (with ``sound``) its sound samples.
+    run_cycles: Callable[[int, bool], tuple[int, Any, Any]] | None = None
 
 
 @dataclass
@@ -451,6 +526,8 @@ def run_rules(probe: Probe, spec: RomSpec) -> Verdict:
     end of the budget. ``auto`` checks both."""
     if spec.protocol == "screenshot":
         return _screenshot_rule(probe, spec)
+    if spec.protocol == "gambatte":
+        return _gambatte_rule(probe, spec)
     if spec.protocol == "gbmicrotest":
         start = time.perf_counter()
         probe.step(spec.budget)
@@ -521,6 +598,72 @@ def _screenshot_rule(probe: Probe, spec: RomSpec) -> Verdict:
     )
 
 
+def gambatte_expectation(rel: str) -> tuple[str, str]:
+    """What a gambatte test's file name says a DMG shows: ``("hex", digits)``,
+    ``("audio", "0" or "1")`` or ``("blank", "")``. ValueError when it says nothing."""
+    stem = Path(rel).stem
+    for tag in ("_dmg08_cgb04c_out", "_dmg08_out"):
+        at = stem.find(tag)
+        if at >= 0:
+            rest = stem[at + len(tag) :]
+            if rest.startswith(("audio0", "audio1")):
+                return "audio", rest[5]
+            digits = re.match(r"[0-9A-Fa-f]*", rest)
+            if digits and digits.group(0):
+                return "hex", digits.group(0).upper()
+            break
+    if stem.endswith("_dmg08_cgb_blank"):
+        return "blank", ""
+    raise ValueError(f"{rel}: no DMG expectation in the file name")
+
+
+def gambatte_cells(shades: Any, count: int) -> str:
+    """The digits the first ``count`` 8x8 cells of the top row show in gambatte's font
+    (``?`` for a cell that is not exactly one of them)."""
+    import numpy as np
+
+    screen = np.asarray(shades)
+    out = []
+    for cell in range(count):
+        block = screen[0:8, cell * 8 : cell * 8 + 8]
+        found = "?"
+        for digit, rows in enumerate(GAMBATTE_FONT):
+            want = np.array([[3 if row & (0x80 >> x) else 0 for x in range(8)] for row in rows])
+            if block.shape == want.shape and (block == want).all():
+                found = f"{digit:X}"
+                break
+        out.append(found)
+    return "".join(out)
+
+
+def gambatte_verdict(expect: tuple[str, str], shades: Any, sound: Any) -> tuple[bool, str]:
+    """(passed, detail) of one gambatte test's last frame (see :func:`gambatte_expectation`)."""
+    import numpy as np
+
+    kind, value = expect
+    if kind == "hex":
+        shown = gambatte_cells(shades, len(value))
+        return shown == value, f"shows {shown}, expected {value}"
+    if kind == "audio":
+        samples = np.asarray(sound).ravel()
+        constant = samples.size == 0 or bool((samples == samples[0]).all())
+        want_constant = value == "0"
+        what = "constant" if constant else "changing"
+        return constant == want_constant, f"last frame's sound {what}"
+    lit = int((np.asarray(shades) != 0).sum())
+    return lit == 0, "blank" if lit == 0 else f"{lit} pixels not blank"
+
+
+def _gambatte_rule(probe: Probe, spec: RomSpec) -> Verdict:
+    if probe.run_cycles is None:
+        return Verdict("n/a", 0, 0.0, "this emulator cannot run by T-cycles")
+    expect = gambatte_expectation(spec.rel)
+    start = time.perf_counter()
+    frames, shades, sound = probe.run_cycles(spec.budget * FRAME_CYCLES, expect[0] == "audio")
+    ok, detail = gambatte_verdict(expect, shades, sound)
+    return Verdict("pass" if ok else "fail", frames, time.perf_counter() - start, detail)
+
+
 # --------------------------------------------------------------------------------------------
 # The emulators
 
@@ -542,12 +685,22 @@ def emurust_probe(rom: str | os.PathLike[str] | bytes) -> Probe:
         gb.tick(n, render=True)  # draws only the last frame
         return gb.screen_shades.copy()
 
+    def run_cycles(cycles: int, sound: bool) -> tuple[int, Any, Any]:
+        if sound and gb.sound_sample_rate is None:
+            gb.sound_sample_rate = GAMBATTE_SOUND_RATE
+        start, frames = gb.cycles, 0
+        while gb.cycles - start <= cycles:
+            gb.tick(1, render=True)
+            frames += 1
+        return frames, gb.screen_shades.copy(), gb.sound.copy() if sound else None
+
     return Probe(
         step=step,
         registers=registers,
         peek=lambda addr: gb.memory[addr],
         serial=lambda: gb.serial_output,
         screenshot=screenshot,
+        run_cycles=run_cycles,
     )
 
 
@@ -625,6 +778,12 @@ def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
         levels = np.array([0xFF, 0x99, 0x55, 0x00])
         return np.abs(rgb.mean(axis=2)[..., None] - levels).argmin(axis=2).astype(np.uint8)
 
+    def run_cycles(cycles: int, sound: bool) -> tuple[int, Any, Any]:
+        # PyBoy's frames are 70,224 T-cycles each once its boot ROM has handed over.
+        frames = cycles // FRAME_CYCLES + 1
+        shades = screenshot(frames)
+        return frames, shades, pb.sound.ndarray.copy() if sound else None
+
     return Probe(
         step=step,
         registers=registers,
@@ -632,6 +791,7 @@ def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
         serial=lambda: bytes(out),
         close=lambda: pb.stop(save=False),
         screenshot=screenshot,
+        run_cycles=run_cycles,
     )
 
 
@@ -718,6 +878,25 @@ def _count(rows: Sequence[Row], pyboy: bool) -> tuple[int, int]:
     return sum(1 for v in verdicts if v is not None and v.passed), len(rows)
 
 
+def _by_folder(rows: Sequence[Row], with_pyboy: bool, out: TextIO) -> None:
+    """Passes per test folder (the gambatte suite's folders are its topics)."""
+    folders: dict[str, list[Row]] = {}
+    for r in rows:
+        parts = r.spec.rel.split("/")
+        folders.setdefault(parts[1] if len(parts) > 2 else parts[0], []).append(r)
+    headers = ["folder", "ROMs", "emurust"] + (["PyBoy"] if with_pyboy else [])
+    cells = []
+    for name in sorted(folders, key=str.lower):
+        frows = folders[name]
+        row = [name, str(len(frows)), str(_count(frows, False)[0])]
+        if with_pyboy:
+            row.append(str(_count(frows, True)[0]))
+        cells.append(row)
+    print("", file=out)
+    for text in _table(headers, cells, right={1, 2, 3}):
+        print(text, file=out)
+
+
 def report(rows: Sequence[Row], with_pyboy: bool, out: TextIO) -> None:
     """Prints one table per suite, then the totals and footnotes."""
     marks = {"known": "*", "dmg": "\u2020"}
@@ -744,6 +923,8 @@ def report(rows: Sequence[Row], with_pyboy: bool, out: TextIO) -> None:
             p_pass, _ = _count(srows, True)
             total += f", PyBoy {p_pass}/{n}"
         print(total, file=out)
+        if suite == "gambatte":
+            _by_folder(srows, with_pyboy, out)
 
     e_pass, n = _count(rows, False)
     known = sum(1 for r in rows if r.known_failure and not r.emurust.passed)
