@@ -46,4 +46,9 @@ bash bench/install_pufferlib.sh >/dev/null 2>&1 || echo "note: PufferLib could n
 python bench/batch.py
 
 printf '\n==== conformance suites (emurust vs PyBoy)\n'
-python -m emurust.conformance --json bench/results/conformance.json "$@"
+python -m emurust.conformance --json bench/results/conformance.json --skip-suite gambatte "$@"
+# gambatte's 872 hardware tests: emurust only here (PyBoy spends seconds per ROM on them; for
+# the side-by-side table run: python -m emurust.conformance --suite gambatte).
+printf '\n==== gambatte hardware tests (emurust)\n'
+python -m emurust.conformance --json bench/results/conformance_gambatte.json --suite gambatte \
+    --no-pyboy

@@ -989,6 +989,14 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "(e.g. mooneye/acceptance/timer); repeatable",
     )
     p.add_argument(
+        "--skip-suite",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="leave out this suite; repeatable (scripts/main.sh runs gambatte's 872 ROMs on "
+        "their own, emurust only: PyBoy takes seconds per ROM there)",
+    )
+    p.add_argument(
         "--rom",
         action="append",
         metavar="PATH",
@@ -1038,6 +1046,10 @@ def _selected(args: argparse.Namespace, roms: Path) -> tuple[list[RomSpec], list
             for s in specs
             if any(s.suite == w or s.rel.startswith(w + "/") or s.rel == w for w in wanted)
         ]
+    if args.skip_suite:
+        skipped = set(args.skip_suite)
+        notes = [n for n in notes if n.split(":", 1)[0] not in skipped]
+        specs = [s for s in specs if s.suite not in skipped]
     if args.frames is not None:
         specs = [
             RomSpec(s.suite, s.rel, s.protocol, max(1, args.frames), s.dmg_checksum, s.reference)
