@@ -50,6 +50,9 @@ import numpy as np
 import emurust
 from emurust.envs import GameBoyVectorEnv
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from envs import Timed  # bench/envs.py: the same timing wrapper
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -102,20 +105,6 @@ def _rate(
             return steps / elapsed, cpu_us, steps / clock[0] if clock[0] else 0.0
 
 
-class _Timed:
-    """Wraps a bound method and adds the time spent in it to ``clock[0]``."""
-
-    def __init__(self, fn: Callable[..., Any], clock: list[float]) -> None:
-        self.fn, self.clock = fn, clock
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        t = time.perf_counter()
-        try:
-            return self.fn(*args, **kwargs)
-        finally:
-            self.clock[0] += time.perf_counter() - t
-
-
 class Local:
     """``vec`` and ``local_env`` with ``n`` envs on ``threads`` threads."""
 
@@ -129,7 +118,7 @@ class Local:
         # calls): the rate VecGameBoy alone reaches on exactly that work, resets and all.
         self.clock = [0.0]
         for name in ("step", "reset_envs", "set_memory"):
-            setattr(engine, name, _Timed(getattr(engine, name), self.clock))
+            setattr(engine, name, Timed(getattr(engine, name), self.clock))
         self.vec = engine.vec
         self.out = np.empty((n, *engine.observation_shape), np.uint8)
         self.actions = actions[:, :n]
