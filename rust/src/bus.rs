@@ -235,6 +235,67 @@ impl Hardware {
         self.now >= self.dma.block_from && self.now < self.dma.start.saturating_add(4 * 160)
     }
 
+    /// Whether an OAM DMA is pending or running: the CPU then runs on the
+    /// [`DMA_BUS`], whose accesses go through [`Hardware::cpu_read_dma`].
+    /// (Until the end of the M-cycle of its last byte, which the DMA's
+    /// event may have copied already when the CPU's access comes.)
+    #[inline(always)]
+    pub(crate) fn dma_pending(&self) -> bool {
+        self.dma.copied < 160 || (self.dma.start != u64::MAX && self.now < self.dma.start + 4 * 160)
+    }
+
+    /// The index of the byte the OAM DMA reads in the current M-cycle, if
+    /// it reads one and `addr` lies on the same bus. The DMG has two: the
+    /// external bus (cartridge ROM and RAM, work RAM and its echo up to
+    /// 0xFDFF) and the video bus (VRAM); OAM, I/O and HRAM are on neither.
+    /// A source page of 0xE0 and up reads work RAM through the echo.
+    #[inline]
+    fn dma_conflict(&self, addr: u16) -> Option<u8> {
+        if self.now < self.dma.start || addr >= 0xFE00 {
+            return None;
+        }
+        let i = (self.now - self.dma.start) / 4;
+        let video = |a: u16| (0x8000..0xA000).contains(&a);
+        (i < 160 && video(addr) == video((self.dma.source as u16) << 8)).then_some(i as u8)
+    }
+
+    /// A CPU read while an OAM DMA may run. On the bus the DMA uses, the
+    /// DMA drives the address lines: the CPU reads the byte the DMA reads
+    /// in that M-cycle, wherever it pointed (gambatte hwtests
+    /// oamdma_src*_busyread*, oamdma_src*_busypop*).
+    fn cpu_read_dma<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
+        let Some(i) = self.dma_conflict(addr) else {
+            return self.cpu_read_idu::<IDU>(ram, addr);
+        };
+        self.dma_catch_up(ram, self.now);
+        self.dma_source_byte(ram, (self.dma.source as u16) << 8 | i as u16)
+    }
+
+    /// A CPU write while an OAM DMA may run. On the bus the DMA uses, the
+    /// write reaches no memory (the stack bytes a PUSH colliding with the
+    /// DMA writes are not there afterwards, and cartridge RAM stays
+    /// enabled although the DMA's address selects the RAM-enable register:
+    /// gambatte hwtests oamdma_src*_busypush*, oamdma_src0000_srambankchange)
+    /// and the DMA copies the CPU's byte into OAM instead of its own; from
+    /// work RAM, which drives the bus too, it copies the AND of both
+    /// (0x55 written while the DMA reads 0x65 from work RAM lands as 0x45:
+    /// oamdma_srcC000_busypushC001 and the other work RAM sources).
+    fn cpu_write_dma(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        let Some(i) = self.dma_conflict(addr) else {
+            return self.cpu_write(ram, addr, value);
+        };
+        // The bytes before this M-cycle's.
+        self.dma_catch_up(ram, self.now - 4);
+        let src = (self.dma.source as u16) << 8 | i as u16;
+        let byte = match src {
+            0xC000.. => value & ram[(src & 0x1FFF) as usize],
+            _ => value,
+        };
+        self.ppu.write_oam(i as usize, byte);
+        self.dma.copied = i + 1;
+        self.reschedule();
+    }
+
     /// `IE & IF` for the five interrupt sources.
     #[inline]
     pub fn pending(&self) -> u8 {
@@ -929,6 +990,15 @@ pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
 pub const NORMAL: u8 = 0;
 pub const ROM_RUN: u8 = 1;
 pub const WRAM_RUN: u8 = 2;
+/// The bus while an OAM DMA is pending or running: every access goes
+/// through the hardware, which resolves the DMA's bus conflicts
+/// (`Hardware::cpu_read_dma`); only HRAM countdowns are skipped.
+pub const DMA_BUS: u8 = 3;
+
+/// Whether `STRAIGHT` is the mode of a straight run's bus.
+const fn is_run(straight: u8) -> bool {
+    straight == ROM_RUN || straight == WRAM_RUN
+}
 /// The longest instruction (CALL), in T-cycles.
 const LONGEST_INSTRUCTION: u64 = 24;
 
@@ -959,6 +1029,28 @@ impl<'a, const REF: bool> Bus<'a, REF> {
     }
 }
 
+impl<'a, const REF: bool> Bus<'a, REF, DMA_BUS> {
+    /// The bus for the time an OAM DMA is pending or running (see [`DMA_BUS`]).
+    #[inline(always)]
+    pub fn new_dma(hw: &'a mut Hardware, ram: &'a mut Ram, code: &'a Code) -> Self {
+        let (now, next_event) = (hw.now, hw.next_event);
+        Bus {
+            hw,
+            ram,
+            code,
+            now,
+            next_event,
+            recheck: true,
+            win: 0,
+            win_start: NO_WINDOW,
+            bank: &NO_BANK,
+            strayed: false,
+            limit: 0,
+            slow: false,
+        }
+    }
+}
+
 impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// Run the straight-line runs (`cpu/runs.rs`) from PC, one after the
     /// other, while each ends before the next event and no slow access
@@ -971,6 +1063,13 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         done: &mut impl FnMut(&mut Self) -> bool,
     ) -> (Cpu, Self, Straight) {
         if bus.hw.boot_rom_active {
+            return (cpu, bus, Straight::Step);
+        }
+        if STRAIGHT == DMA_BUS {
+            // No runs while the DMA owns a bus; HRAM is not on either.
+            if cpu.pc() >= 0xFF80 {
+                bus.skip_countdown(&mut cpu);
+            }
             return (cpu, bus, Straight::Step);
         }
         loop {
@@ -1182,7 +1281,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// Advance one M-cycle.
     #[inline(always)]
     fn tick(&mut self) {
-        if STRAIGHT != NORMAL {
+        if is_run(STRAIGHT) {
             // The run's admission checked every tick against the event.
             self.now += 4;
         } else if REF {
@@ -1206,7 +1305,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     #[inline(always)]
     fn synced<R>(&mut self, f: impl FnOnce(&mut Hardware, &mut Ram) -> R) -> R {
         self.hw.now = self.now;
-        if STRAIGHT != NORMAL && self.now >= self.next_event {
+        if is_run(STRAIGHT) && self.now >= self.next_event {
             // An earlier slow access of this instruction moved the next
             // event before this M-cycle (see `Bus::slow`).
             self.hw.process_events(self.ram);
@@ -1217,7 +1316,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         self.recheck = true;
         // The access may have switched ROM banks or unmapped the boot ROM.
         self.win_start = NO_WINDOW;
-        if STRAIGHT != NORMAL {
+        if is_run(STRAIGHT) {
             self.limit = 0;
             self.slow = true;
         }
@@ -1226,12 +1325,18 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
 
     #[inline(always)]
     fn read_at<const IDU: bool>(&mut self, addr: u16) -> u8 {
+        // While an OAM DMA runs, every access may collide with it. (The fast
+        // path switches to the DMA bus for that time; the reference path
+        // asks at every access.)
+        if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
+            return self.synced(|hw, ram| hw.cpu_read_dma::<IDU>(ram, addr));
+        }
         // The common targets need no clock: ROM, WRAM (and echo), HRAM.
         match addr {
             0x0000..=0x7FFF => self.hw.read_rom(addr),
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize],
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
-            _ if STRAIGHT != NORMAL => self.straight_io_read::<IDU>(addr),
+            _ if is_run(STRAIGHT) => self.straight_io_read::<IDU>(addr),
             _ => self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr)),
         }
     }
@@ -1357,7 +1462,7 @@ impl<const REF: bool, const STRAIGHT: u8> Drop for Bus<'_, REF, STRAIGHT> {
 }
 
 impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
-    const STRAIGHT_RUNS: bool = !REF && STRAIGHT == NORMAL;
+    const STRAIGHT_RUNS: bool = !REF && (STRAIGHT == NORMAL || STRAIGHT == DMA_BUS);
 
     #[inline(always)]
     fn run_straight(
@@ -1384,7 +1489,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn recheck(&mut self) {
         self.recheck = true;
-        if STRAIGHT != NORMAL {
+        if is_run(STRAIGHT) {
             // The CPU changed its mode or IME: the run ends here.
             self.limit = 0;
             self.slow = true;
@@ -1400,6 +1505,9 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
+        if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
+            return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
+        }
         match addr {
             0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
@@ -1454,7 +1562,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             return self.read_at::<true>(addr);
         }
         // The reference path reads every byte through the address decode.
-        if !REF && addr < 0x8000 {
+        if !REF && STRAIGHT == NORMAL && addr < 0x8000 {
             self.read_rom(addr)
         } else {
             self.read_at::<true>(addr)

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::bus::{Bus, Hardware, Ram, RAM_SIZE};
+use crate::bus::{Bus, Hardware, Ram, DMA_BUS, RAM_SIZE};
 use crate::cartridge::Cartridge;
 use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
@@ -97,10 +97,31 @@ impl Core {
             let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
             self.cpu.run_until(bus, |b| b.hw.frame_done);
         } else {
-            let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
-            self.cpu.run_until(bus, |b| b.hw.frame_done);
+            self.run_fast(ram, |hw| hw.frame_done);
         }
         self.end_frame(ram, render);
+    }
+
+    /// The fast path until `done` holds: on the plain bus, and on the
+    /// [`DMA_BUS`] while an OAM DMA is pending or running (its accesses
+    /// all go through the hardware, which resolves the DMA's bus
+    /// conflicts), so that the plain bus's accesses pay nothing for them.
+    #[inline]
+    fn run_fast(&mut self, ram: &mut Ram, mut done: impl FnMut(&Hardware) -> bool) {
+        loop {
+            if self.hw.dma_pending() {
+                let bus = Bus::<false, DMA_BUS>::new_dma(&mut self.hw, ram, &self.code);
+                self.cpu
+                    .run_until(bus, |b| done(b.hw) || !b.hw.dma_pending());
+            } else {
+                let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
+                self.cpu
+                    .run_until(bus, |b| done(b.hw) || b.hw.dma_pending());
+            }
+            if done(&self.hw) {
+                return;
+            }
+        }
     }
 
     /// What every frame starts with: no samples yet, drawing on or off.
@@ -137,9 +158,30 @@ impl Core {
                     let bus = HookBus { inner, hooks };
                     self.cpu.run_until(bus, |b| done(b.inner.hw));
                 } else {
-                    let inner = Bus::<false>::new(&mut self.hw, ram, &self.code);
-                    let bus = HookBus { inner, hooks };
-                    self.cpu.run_until(bus, |b| done(b.inner.hw));
+                    // As `run_fast`, with the hooks.
+                    loop {
+                        if self.hw.dma_pending() {
+                            let inner =
+                                Bus::<false, DMA_BUS>::new_dma(&mut self.hw, ram, &self.code);
+                            let bus = HookBus {
+                                inner,
+                                hooks: &mut *hooks,
+                            };
+                            self.cpu
+                                .run_until(bus, |b| done(b.inner.hw) || !b.inner.hw.dma_pending());
+                        } else {
+                            let inner = Bus::<false>::new(&mut self.hw, ram, &self.code);
+                            let bus = HookBus {
+                                inner,
+                                hooks: &mut *hooks,
+                            };
+                            self.cpu
+                                .run_until(bus, |b| done(b.inner.hw) || b.inner.hw.dma_pending());
+                        }
+                        if hooks.hit.is_some() || done(&self.hw) {
+                            break;
+                        }
+                    }
                 }
                 return hooks.hit.is_some();
             }
@@ -147,10 +189,7 @@ impl Core {
                 let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
                 self.cpu.run_until(bus, |b| done(b.hw));
             }
-            (None, false) => {
-                let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
-                self.cpu.run_until(bus, |b| done(b.hw));
-            }
+            (None, false) => self.run_fast(ram, done),
         }
         false
     }
@@ -185,6 +224,12 @@ impl Core {
         } else if self.hw.reference {
             self.cpu
                 .step(&mut Bus::<true>::new(&mut self.hw, ram, &self.code));
+        } else if self.hw.dma_pending() {
+            self.cpu.step(&mut Bus::<false, DMA_BUS>::new_dma(
+                &mut self.hw,
+                ram,
+                &self.code,
+            ));
         } else {
             self.cpu
                 .step(&mut Bus::<false>::new(&mut self.hw, ram, &self.code));

@@ -20,7 +20,7 @@
 
 use std::collections::HashSet;
 
-use crate::bus::{Bus, Hardware};
+use crate::bus::{Bus, Hardware, NORMAL};
 use crate::cpu::{CpuBus, Straight};
 use crate::gameboy::GameBoy;
 use crate::ppu::DOTS_PER_FRAME;
@@ -125,12 +125,12 @@ pub fn bank_at(hw: &Hardware, pc: u16) -> i32 {
 }
 
 /// The plain bus with PC breakpoints (see the module docs).
-pub struct HookBus<'a, 'h, const REF: bool> {
-    pub inner: Bus<'a, REF>,
+pub struct HookBus<'a, 'h, const REF: bool, const S: u8 = NORMAL> {
+    pub inner: Bus<'a, REF, S>,
     pub hooks: &'h mut HookTable,
 }
 
-impl<const REF: bool> CpuBus for HookBus<'_, '_, REF> {
+impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
     const BREAKPOINTS: bool = true;
 
     #[inline(always)]
