@@ -49,6 +49,9 @@ struct Dma {
     /// A DMA restarted while another runs keeps OAM blocked until the new
     /// one starts.
     block_from: u64,
+    /// The end of the M-cycle after the last byte's (`start + 640`; 0 when
+    /// no DMA ever ran): until then the CPU runs on the [`DMA_BUS`].
+    end: u64,
 }
 
 const DMA_IDLE: Dma = Dma {
@@ -56,6 +59,7 @@ const DMA_IDLE: Dma = Dma {
     start: u64::MAX,
     copied: 160,
     block_from: u64::MAX,
+    end: 0,
 };
 
 #[derive(Clone)]
@@ -92,6 +96,10 @@ pub struct Hardware {
     boot_rom_active: bool,
     /// Set when a frame ends (VBlank start, or 70,224 T-cycles with the LCD off).
     pub frame_done: bool,
+    /// Set with `frame_done` and when an OAM DMA starts: the fast path's
+    /// run loop leaves its bus then (`GameBoy::run_fast`), at the cost of
+    /// the one flag it looked at before.
+    pub(crate) run_break: bool,
     /// When the current frame began (used while the LCD is off).
     pub frame_start: u64,
     /// A caller's stopping point in T-cycles (`u64::MAX`: none), scheduled
@@ -137,6 +145,7 @@ impl Hardware {
             boot_rom,
             boot_rom_active: booting,
             frame_done: false,
+            run_break: false,
             frame_start: 0,
             deadline: u64::MAX,
             deadline_hit: false,
@@ -204,6 +213,7 @@ impl Hardware {
         self.halt_late = 0;
         self.boot_rom_active = boot_rom && self.boot_rom.is_some();
         self.frame_done = false;
+        self.run_break = false;
         self.frame_start = now;
         self.deadline = u64::MAX;
         self.deadline_hit = false;
@@ -221,9 +231,11 @@ impl Hardware {
         if self.ppu.frame_ready {
             self.ppu.frame_ready = false;
             self.frame_done = true;
+            self.run_break = true;
             self.frame_start = now;
         } else if !self.ppu.lcd_on() && now >= self.frame_start + DOTS_PER_FRAME {
             self.frame_done = true;
+            self.run_break = true;
             self.frame_start += DOTS_PER_FRAME;
         }
     }
@@ -241,7 +253,7 @@ impl Hardware {
     /// event may have copied already when the CPU's access comes.)
     #[inline(always)]
     pub(crate) fn dma_pending(&self) -> bool {
-        self.dma.copied < 160 || (self.dma.start != u64::MAX && self.now < self.dma.start + 4 * 160)
+        self.now < self.dma.end
     }
 
     /// The index of the byte the OAM DMA reads in the current M-cycle, if
@@ -263,6 +275,7 @@ impl Hardware {
     /// DMA drives the address lines: the CPU reads the byte the DMA reads
     /// in that M-cycle, wherever it pointed (gambatte hwtests
     /// oamdma_src*_busyread*, oamdma_src*_busypop*).
+    #[inline(never)]
     fn cpu_read_dma<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
         let Some(i) = self.dma_conflict(addr) else {
             return self.cpu_read_idu::<IDU>(ram, addr);
@@ -280,6 +293,7 @@ impl Hardware {
     /// work RAM, which drives the bus too, it copies the AND of both
     /// (0x55 written while the DMA reads 0x65 from work RAM lands as 0x45:
     /// oamdma_srcC000_busypushC001 and the other work RAM sources).
+    #[inline(never)]
     fn cpu_write_dma(&mut self, ram: &mut Ram, addr: u16, value: u8) {
         let Some(i) = self.dma_conflict(addr) else {
             return self.cpu_write(ram, addr, value);
@@ -538,6 +552,7 @@ impl Hardware {
 
     /// What the DMA unit reads at `addr`. Sources at and above 0xE000 reach
     /// WRAM through the echo mirror on the DMG.
+    #[inline]
     fn dma_source_byte(&self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
@@ -557,7 +572,9 @@ impl Hardware {
             start: self.now + 8,
             copied: 0,
             block_from: if restarting { self.now } else { self.now + 8 },
+            end: self.now + 8 + 4 * 160,
         };
+        self.run_break = true;
         self.reschedule();
     }
 
@@ -892,6 +909,11 @@ impl Stateful for Hardware {
         self.dma.start = r.u64()?;
         self.dma.copied = r.u8()?;
         self.dma.block_from = r.u64()?;
+        self.dma.end = if self.dma.start == u64::MAX {
+            0
+        } else {
+            self.dma.start.saturating_add(4 * 160)
+        };
         let boot_active = r.bool()?;
         if boot_active {
             let saved = r.u64()?;
@@ -915,6 +937,7 @@ impl Stateful for Hardware {
         }
         self.boot_rom_active = boot_active;
         self.frame_done = r.bool()?;
+        self.run_break = self.frame_done;
         self.frame_start = r.u64()?;
         r.end_section()?;
         self.timer.load(r)?;
@@ -1329,6 +1352,10 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         // path switches to the DMA bus for that time; the reference path
         // asks at every access.)
         if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
+            // HRAM is on neither bus: the DMA routine's wait loop runs there.
+            if let 0xFF80..=0xFFFE = addr {
+                return self.ram[HRAM_BASE + (addr - 0xFF80) as usize];
+            }
             return self.synced(|hw, ram| hw.cpu_read_dma::<IDU>(ram, addr));
         }
         // The common targets need no clock: ROM, WRAM (and echo), HRAM.
@@ -1506,6 +1533,10 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
         if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
+            if let 0xFF80..=0xFFFE = addr {
+                self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value;
+                return;
+            }
             return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
         }
         match addr {

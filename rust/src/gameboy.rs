@@ -97,7 +97,7 @@ impl Core {
             let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
             self.cpu.run_until(bus, |b| b.hw.frame_done);
         } else {
-            self.run_fast(ram, |hw| hw.frame_done);
+            self.run_fast::<true>(ram, |hw| hw.frame_done);
         }
         self.end_frame(ram, render);
     }
@@ -106,17 +106,28 @@ impl Core {
     /// [`DMA_BUS`] while an OAM DMA is pending or running (its accesses
     /// all go through the hardware, which resolves the DMA's bus
     /// conflicts), so that the plain bus's accesses pay nothing for them.
+    /// The plain bus's run stops at `Hardware::run_break` (a frame end or a
+    /// DMA start); with `FRAME`, `done` is `frame_done`, which that flag
+    /// covers, so the hot check stays one flag as it was before DMA.
     #[inline]
-    fn run_fast(&mut self, ram: &mut Ram, mut done: impl FnMut(&Hardware) -> bool) {
+    fn run_fast<const FRAME: bool>(
+        &mut self,
+        ram: &mut Ram,
+        mut done: impl FnMut(&Hardware) -> bool,
+    ) {
         loop {
             if self.hw.dma_pending() {
                 let bus = Bus::<false, DMA_BUS>::new_dma(&mut self.hw, ram, &self.code);
                 self.cpu
                     .run_until(bus, |b| done(b.hw) || !b.hw.dma_pending());
             } else {
+                self.hw.run_break = false;
                 let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
-                self.cpu
-                    .run_until(bus, |b| done(b.hw) || b.hw.dma_pending());
+                if FRAME {
+                    self.cpu.run_until(bus, |b| b.hw.run_break);
+                } else {
+                    self.cpu.run_until(bus, |b| b.hw.run_break || done(b.hw));
+                }
             }
             if done(&self.hw) {
                 return;
@@ -128,6 +139,7 @@ impl Core {
     #[inline]
     pub(crate) fn begin_frame(&mut self, render: bool) {
         self.hw.frame_done = false;
+        self.hw.run_break = false;
         self.hw.apu.clear_samples();
         self.hw.ppu.rendering = render;
         self.hw.ppu.reference_renderer = self.hw.reference;
@@ -170,13 +182,14 @@ impl Core {
                             self.cpu
                                 .run_until(bus, |b| done(b.inner.hw) || !b.inner.hw.dma_pending());
                         } else {
+                            self.hw.run_break = false;
                             let inner = Bus::<false>::new(&mut self.hw, ram, &self.code);
                             let bus = HookBus {
                                 inner,
                                 hooks: &mut *hooks,
                             };
                             self.cpu
-                                .run_until(bus, |b| done(b.inner.hw) || b.inner.hw.dma_pending());
+                                .run_until(bus, |b| b.inner.hw.run_break || done(b.inner.hw));
                         }
                         if hooks.hit.is_some() || done(&self.hw) {
                             break;
@@ -189,7 +202,7 @@ impl Core {
                 let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
                 self.cpu.run_until(bus, |b| done(b.hw));
             }
-            (None, false) => self.run_fast(ram, done),
+            (None, false) => self.run_fast::<false>(ram, done),
         }
         false
     }
