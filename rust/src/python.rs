@@ -20,6 +20,7 @@
 #![deny(unsafe_code)]
 
 mod buffers;
+mod testing;
 mod vec;
 
 use std::any::Any;
@@ -1166,6 +1167,25 @@ impl PyGameBoy {
             ));
         }
         self.write(|gb| gb.step_to_cycle(target))
+    }
+
+    /// Test-only: moves the PPU's line timing (the clocks of its current
+    /// line's start and of its next event) by `delta` T-cycles, through a
+    /// save state of this machine. False, the machine unchanged, when the
+    /// line start is not between a frame before `now` and `now + 8` or the
+    /// next event not between the line start and a frame after `now`. The
+    /// lockstep harness's proof that PyBoy starts lines 4 T-cycles late
+    /// after an LCD enable (emurust.verify.allowlist) uses it.
+    fn _test_shift_ppu(&mut self, py: Python<'_>, delta: i64, now: u64) -> PyResult<bool> {
+        let state = self.read(|gb| gb.save_state())?;
+        let Some(shifted) = testing::shift_ppu_timing(&state, delta, now) else {
+            return Ok(false);
+        };
+        self.core_mut()?.hooks.clear_stop(); // as load_state does
+        match self.write(|gb| gb.load_state(&shifted))? {
+            Ok(()) => Ok(true),
+            Err(e) => Err(core_error(py, e)),
+        }
     }
 
     /// The injected fault's name, or None.
