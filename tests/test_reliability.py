@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import emurust
-from romgen import build_rom, header_checksum
+from emurust.verify.romgen import build_rom, header_checksum
 
 # A busy loop that never halts (and is no jump to itself, which the fast path skips through
 # at once): a step costs the same every frame.
@@ -104,7 +104,7 @@ def test_a_batch_too_large_raises_memory_error() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (3_000_000_000, 3_000_000_000))
         import emurust
         sys.path.insert(0, sys.argv[1])
-        from romgen import build_rom
+        from emurust.verify.romgen import build_rom
         try:
             emurust.VecGameBoy(build_rom(), 65536)
         except MemoryError as e:
