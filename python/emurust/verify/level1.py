@@ -26,7 +26,7 @@ import numpy as np
 import emurust
 from emurust.verify import asm, model
 from emurust.verify.result import Result, Status
-from emurust.verify.romgen import build_rom
+from emurust.verify.romgen import VERIFY_TITLE, build_rom
 
 Case = tuple[int, ...]
 WRAM = 0xC000
@@ -113,7 +113,7 @@ def _rom_for(enc: Encoding, base: int, chunk: Sequence[Case]) -> bytes:
         assert enc.code is not None
         parts += [enc.code(base + i * enc.slot, case) for i, case in enumerate(chunk)]
     parts.append(asm.finish())
-    return build_rom(b"".join(parts))
+    return build_rom(b"".join(parts), title=VERIFY_TITLE)
 
 
 def _chunks(enc: Encoding) -> Iterator[tuple[int, Sequence[Case]]]:
@@ -729,7 +729,7 @@ IO_READ_ONES: dict[int, tuple[str, int, str]] = {
 
 
 def _idle_rom() -> bytes:
-    return build_rom(asm.DI + asm.HALT + asm.jr(-3))
+    return build_rom(asm.DI + asm.HALT + asm.jr(-3), title=VERIFY_TITLE)
 
 
 def check_io_masks() -> Result:
@@ -806,7 +806,7 @@ def check_echo_ram(rng: random.Random, samples: int) -> Result:
         code += asm.ldh_a_to(0x80 + k)
         expected.append(value)
     code += asm.finish()
-    gb = new_gameboy(build_rom(bytes(code)))
+    gb = new_gameboy(build_rom(bytes(code), title=VERIFY_TITLE))
     run_until_done(gb)
     got_cpu = gb.memory[0xFF80 : 0xFF80 + len(expected)]
     # Later stores can overwrite earlier ones at the same offset; only the CPU's own
@@ -842,7 +842,7 @@ def check_unusable_region() -> Result:
         p += asm.ld_a(0xA5) + asm.ld_mem_a(0xFEA0 + i) + asm.ld_a_mem(0xFEA0 + i)
         p += asm.ld_mem_a(0xC000 + i)
     p += asm.finish()
-    gb = new_gameboy(build_rom(bytes(p)))
+    gb = new_gameboy(build_rom(bytes(p), title=VERIFY_TITLE))
     run_until_done(gb)
     cpu = gb.memory[0xC000:0xC060]
     view = gb.memory[0xFEA0:0xFF00]

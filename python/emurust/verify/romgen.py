@@ -19,6 +19,9 @@ ROM_SIZE = 2 * BANK
 PROGRAM_START = 0x0150
 BANK_ID_OFFSET = 0x3FF0
 
+VERIFY_TITLE = "EMURUST VERIFY"
+"""The title of the ROMs the verification levels generate."""
+
 # Header ROM-size codes (0x148): 32 KiB << code.
 ROM_SIZE_CODES = {2 << n: n for n in range(9)}
 
