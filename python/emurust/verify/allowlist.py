@@ -577,11 +577,11 @@ def _late_line_replay(gb: GameBoy, target: int) -> tuple[GameBoy, list[int], lis
     (instruction, interrupt dispatch or halted step) during which a line starts (LY
     changes, or STAT enters mode 2, or mode 1 from mode 0), or mode 0 starts on a line
     whose mode 3 has its minimum length (:func:`_plain_line`), is re-run with the PPU's
-    line timing 4 T-cycles later; the timing is put back as soon as that event has
-    happened (in that step or a later one). Returns the machine, the clocks of the steps
-    whose event was delayed and of those whose outcome (clock, registers) the delay
-    changed; None if the machine has no instruction boundary at ``target`` or its state
-    cannot be shifted."""
+    line timing 4 T-cycles later (``GameBoy._test_shift_ppu``); the timing is put back as
+    soon as that event has happened (in that step or a later one). Returns the machine,
+    the clocks of the steps whose event was delayed and of those whose outcome (clock,
+    registers) the delay changed; None if the machine has no instruction boundary at
+    ``target`` or its state cannot be shifted."""
     delayed: list[int] = []
     changed: list[int] = []
     late = False  # the PPU runs 4 T-cycles late until the delayed event has happened
