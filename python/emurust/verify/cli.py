@@ -172,7 +172,9 @@ def run_verify(args: argparse.Namespace, argv: Sequence[str]) -> int:
 def lockstep_main(argv: Sequence[str] | None = None) -> int:
     """``python -m emurust.verify.cli ROM... [--frames N] [--resync] [--json]``: lockstep
     runs against PyBoy, one summary (or JSON object) per ROM."""
-    parser = argparse.ArgumentParser(description="emurust vs PyBoy in lockstep")
+    parser = argparse.ArgumentParser(
+        prog="python -m emurust.verify.cli", description="emurust vs PyBoy in lockstep"
+    )
     parser.add_argument("rom", nargs="+")
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--seed", type=int, default=0)
