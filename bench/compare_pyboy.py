@@ -102,9 +102,11 @@ def available_roms(roms: Path, only: Collection[str] = ()) -> Iterator[tuple[str
 
 
 def import_pyboy() -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
-        return importlib.import_module("pyboy")
+    """The ``pyboy`` module (the project's PyBoy adapter; emurust is imported only here, so
+    that a PyBoy-only child process stays free of it)."""
+    from emurust.verify.pyboy_adapter import import_pyboy as adapter_import_pyboy
+
+    return adapter_import_pyboy()
 
 
 # PyBoy at its fastest, as RL code runs it: no sound emulation. The same run also measures
@@ -115,20 +117,11 @@ PYBOY_SOUND_EMULATED = False
 
 def new_pyboy(path: Path | str, sound_emulated: bool = PYBOY_SOUND_EMULATED) -> Any:
     """A PyBoy instance with no window, no frame limiter, DMG mode, and no sound emulation
-    unless ``sound_emulated`` (PyBoy's default) is asked for."""
-    pyboy = import_pyboy()
-    pb = pyboy.PyBoy(
-        str(path),
-        window="null",
-        cgb=False,
-        log_level="ERROR",
-        sound_emulated=sound_emulated,
-    )
-    pb.set_emulation_speed(0)  # no frame limiter
-    from emurust._pyboy import quiet_2048_wrapper
+    unless ``sound_emulated`` (PyBoy's default) is asked for (the project's PyBoy adapter,
+    :func:`emurust.verify.pyboy_adapter.new_pyboy`)."""
+    from emurust.verify.pyboy_adapter import new_pyboy as adapter_new_pyboy
 
-    quiet_2048_wrapper(pb)
-    return pb
+    return adapter_new_pyboy(path, sound_emulated=sound_emulated)
 
 
 def _new_emurust(path: Path) -> Any:

@@ -11,7 +11,7 @@ The script is what RL code does with PyBoy 2.x: construct it (``window="null"``,
 ``frame_count``, WRAM (``memory[0xC000:0xE000]``), banked memory (``memory[0, 0xC000:...]``,
 a ROM bank), the screen (``screen.ndarray``) on rendered steps and the hook count; it saves a
 state a third of the way and loads it back two thirds of the way. Both emulators start from
-the same boot ROM (``emurust.difftest.sync_boot_rom``) so that they start in step; every
+the same boot ROM (``emurust.verify.sync_boot_rom``) so that they start in step; every
 other input is the same (a seeded button sequence).
 
 A third run starts ``emurust.PyBoy`` from the state PyBoy saved (``PyBoy.save_state``) at
@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import Any
 
 import emurust
-from emurust.difftest import sync_boot_rom
 from emurust.games.starcatch import ROM_PATH as STARCATCH
+from emurust.verify.lockstep import sync_boot_rom
 
 HERE = Path(__file__).resolve().parent
 GAMES = (
@@ -79,7 +79,7 @@ def run_script(
         pb = make(str(rom), **kwargs)
     pb.set_emulation_speed(0)
     if pb.cartridge_title == "2048":
-        from emurust._pyboy import quiet_2048_wrapper
+        from emurust.verify.pyboy_adapter import quiet_2048_wrapper
 
         quiet_2048_wrapper(pb)
     if start_state is not None:
@@ -132,7 +132,7 @@ def tick_speed(make: Callable[..., Any], rom: Path, boot: Path, frames: int, tic
         pb = make(str(rom), window="null", sound_emulated=False, cgb=False, bootrom=str(boot))
     pb.set_emulation_speed(0)
     if pb.cartridge_title == "2048":
-        from emurust._pyboy import quiet_2048_wrapper
+        from emurust.verify.pyboy_adapter import quiet_2048_wrapper
 
         quiet_2048_wrapper(pb)
     pb.tick(120, False)
@@ -168,7 +168,7 @@ def pyboy_state_at(rom: Path, boot: Path, steps: int, frames: int, seed: int, at
             str(rom), window="null", sound_emulated=False, cgb=False, bootrom=str(boot)
         )
     if pb.cartridge_title == "2048":
-        from emurust._pyboy import quiet_2048_wrapper
+        from emurust.verify.pyboy_adapter import quiet_2048_wrapper
 
         quiet_2048_wrapper(pb)
     rng = random.Random(seed)

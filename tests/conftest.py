@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import emurust
-from romgen import serial_rom
+from emurust.verify.romgen import serial_rom
 
 BLARGG_SPECIAL = Path("blargg") / "cpu_instrs" / "individual" / "01-special.gb"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import emurust
-from emurust.difftest import disassemble
 from emurust.tools.asm import AsmError, Assembly, assemble, assemble_file, fix_header, main
+from emurust.verify.disasm import disassemble
 
 ORG = 0x0150
 HEADER = f'SECTION "code", ROM0[${ORG:04X}]\n'

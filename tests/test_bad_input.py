@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import emurust
-from romgen import build_rom, serial_program
+from emurust.verify.romgen import build_rom, serial_program
 
 MiB = 1024 * 1024
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from emurust import conformance as conf
-from romgen import Asm, build_rom, serial_rom
+from emurust.verify.romgen import Asm, build_rom, serial_rom
 
 FIB = conf.MOONEYE_FIB
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The lockstep differential harness (emurust.difftest) against PyBoy 2.8.1.
+"""The lockstep differential harness (emurust.verify.lockstep) against PyBoy 2.8.1.
 
 * A ROM built here (romgen) runs in step with PyBoy, and so does Tobu Tobu Girl up to the
   frame where it is known to match.
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import emurust
-from emurust import difftest
-from romgen import Asm, build_rom
+from emurust.verify import allowlist, disasm, lockstep, pyboy_adapter
+from emurust.verify.romgen import Asm, build_rom
 
 # The test program's WRAM: frame counter, running sum, the fault section's results.
 COUNTER = 0xC000
@@ -32,9 +32,9 @@ def pyboy_available() -> None:
     try:
         version = importlib.metadata.version("pyboy")
     except importlib.metadata.PackageNotFoundError:
-        pytest.skip(f"PyBoy is not installed (pip install pyboy=={difftest.PYBOY_VERSION})")
-    if version != difftest.PYBOY_VERSION:
-        pytest.skip(f"needs PyBoy {difftest.PYBOY_VERSION}, found {version}")
+        pytest.skip(f"PyBoy is not installed (pip install pyboy=={pyboy_adapter.PYBOY_VERSION})")
+    if version != pyboy_adapter.PYBOY_VERSION:
+        pytest.skip(f"needs PyBoy {pyboy_adapter.PYBOY_VERSION}, found {version}")
 
 
 def program() -> tuple[bytes, int, int]:
@@ -87,7 +87,7 @@ def fault_frame(data: bytes) -> int:
     section runs right after the VBlank that starts it, i.e. after frame k's end (VBlank
     start) and before frame k's comparison point (PyBoy's frame end, ten lines later), so
     the byte it writes is visible at the end of frame k + 1 but not of frame k."""
-    gb = emurust.GameBoy(data, boot_rom=difftest.sync_boot_rom())
+    gb = emurust.GameBoy(data, boot_rom=lockstep.sync_boot_rom())
     for frame in range(200):
         gb.tick(1, render=False)
         if gb.memory[ADC_FLAGS] != 0:
@@ -98,7 +98,7 @@ def fault_frame(data: bytes) -> int:
 def test_generated_rom_runs_in_step() -> None:
     data, _, _ = rom()
     frames = 60
-    result = difftest.run_lockstep(data, frames=frames, seed=1)
+    result = lockstep.run_lockstep(data, frames=frames, seed=1)
     assert result.divergence is None, result.summary()
     assert result.frames_compared == frames
     assert result.inputs_applied > 0
@@ -106,7 +106,7 @@ def test_generated_rom_runs_in_step() -> None:
     # named difference, reported as applied.
     assert "pyboy-halt-pc" in result.allowlisted
     # What the program computed is really there (the comparison is not vacuous).
-    gb = emurust.GameBoy(data, boot_rom=difftest.sync_boot_rom())
+    gb = emurust.GameBoy(data, boot_rom=lockstep.sync_boot_rom())
     gb.tick(frames, render=False)
     assert gb.memory[COUNTER] > 30
 
@@ -119,7 +119,7 @@ def test_injected_fault_is_caught_at_the_right_frame(fault: str, address: int) -
     pc = adc_pc if fault == "adc_half_carry" else daa_pc
     expected = fault_frame(data)
     assert expected > 0
-    result = difftest.run_lockstep(data, frames=expected + 10, fault=fault, inputs={})
+    result = lockstep.run_lockstep(data, frames=expected + 10, fault=fault, inputs={})
     divergence = result.divergence
     assert divergence is not None, result.summary()
     assert divergence.frame == expected, divergence.summary()
@@ -139,7 +139,7 @@ def test_no_fault_same_rom_does_not_diverge_at_that_frame() -> None:
     """The control for the test above: without the fault the same run is clean."""
     data, _, _ = rom()
     expected = fault_frame(data)
-    result = difftest.run_lockstep(data, frames=expected + 10, inputs={})
+    result = lockstep.run_lockstep(data, frames=expected + 10, inputs={})
     assert result.divergence is None, result.summary()
 
 
@@ -152,7 +152,7 @@ def test_tobu_tobu_girl_in_step(shared_roms: Path) -> None:
     # 51). At frame 293 the game polls LY for line 145 and PyBoy reads 153 in line 153,
     # where a DMG reads 0 (gbmicrotest line_153_ly_c/_d): PyBoy leaves the loop a frame
     # early. The terminal entry pyboy-line-153-ly-terminal proves it and stops the run.
-    result = difftest.run_lockstep(path, frames=300, inputs={})
+    result = lockstep.run_lockstep(path, frames=300, inputs={})
     assert result.divergence is None, result.summary()
     assert result.stopped is not None
     frame, name, proof = result.stopped
@@ -163,8 +163,8 @@ def test_tobu_tobu_girl_in_step(shared_roms: Path) -> None:
     assert "pyboy-late-interrupt-4-cycles" in result.allowlisted
     assert "stopped at frame 293: PyBoy deviation pyboy-line-153-ly-terminal" in result.summary()
     # Without the terminal entry the same point is a divergence.
-    others = [e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-line-153-ly-terminal"]
-    result = difftest.run_lockstep(path, frames=300, inputs={}, allowlist=others)
+    others = [e for e in allowlist.DEFAULT_ALLOWLIST if e.name != "pyboy-line-153-ly-terminal"]
+    result = lockstep.run_lockstep(path, frames=300, inputs={}, allowlist=others)
     divergence = result.divergence
     assert divergence is not None, result.summary()
     assert result.stopped is None
@@ -175,9 +175,9 @@ def test_tobu_tobu_girl_in_step(shared_roms: Path) -> None:
 
 
 def test_random_inputs_are_seeded() -> None:
-    a = difftest.random_inputs(7, 500)
-    assert a == difftest.random_inputs(7, 500)
-    assert a != difftest.random_inputs(8, 500)
+    a = lockstep.random_inputs(7, 500)
+    assert a == lockstep.random_inputs(7, 500)
+    assert a != lockstep.random_inputs(8, 500)
     actions = [act for acts in a.values() for act in acts]
     assert {button for _, button in actions} <= set(emurust.BUTTONS)
     presses = sum(1 for action, _ in actions if action == "press")
@@ -185,17 +185,17 @@ def test_random_inputs_are_seeded() -> None:
 
 
 def test_disassembler() -> None:
-    assert difftest.disassemble(bytes([0xCE, 0x00])) == "adc a,$00"
-    assert difftest.disassemble(bytes([0x18, 0xFE]), pc=0x150) == "jr $0150"
-    assert difftest.disassemble(bytes([0xCB, 0x7C])) == "bit 7,h"
-    assert difftest.disassemble(bytes([0xEA, 0x00, 0xC1])) == "ld ($c100),a"
-    assert difftest.disassemble(bytes([0x27])) == "daa"
+    assert disasm.disassemble(bytes([0xCE, 0x00])) == "adc a,$00"
+    assert disasm.disassemble(bytes([0x18, 0xFE]), pc=0x150) == "jr $0150"
+    assert disasm.disassemble(bytes([0xCB, 0x7C])) == "bit 7,h"
+    assert disasm.disassemble(bytes([0xEA, 0x00, 0xC1])) == "ld ($c100),a"
+    assert disasm.disassemble(bytes([0x27])) == "daa"
 
 
 def test_allowlist_entries_are_documented() -> None:
-    names = [entry.name for entry in difftest.DEFAULT_ALLOWLIST]
+    names = [entry.name for entry in allowlist.DEFAULT_ALLOWLIST]
     assert len(names) == len(set(names))
-    for entry in difftest.DEFAULT_ALLOWLIST:
+    for entry in allowlist.DEFAULT_ALLOWLIST:
         assert entry.masks
         assert entry.evidence
 
@@ -256,7 +256,7 @@ def object_priority_rom() -> bytes:
 
 def test_object_priority_rule_masks_exactly_the_overlap() -> None:
     data = object_priority_rom()
-    gb = emurust.GameBoy(data, boot_rom=difftest.sync_boot_rom())
+    gb = emurust.GameBoy(data, boot_rom=lockstep.sync_boot_rom())
     gb.tick(3)
     # emurust draws the DMG rule: BG (shade 2) over the whole of object 0, object 1's
     # shade 1 only where object 0 does not cover it.
@@ -264,9 +264,9 @@ def test_object_priority_rule_masks_exactly_the_overlap() -> None:
     assert list(gb.screen_shades[48, 40:52]) == [2] * 12  # below the objects
 
     without = tuple(
-        e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-object-priority-bg-over-obj"
+        e for e in allowlist.DEFAULT_ALLOWLIST if e.name != "pyboy-object-priority-bg-over-obj"
     )
-    control = difftest.run_lockstep(data, frames=5, inputs={}, allowlist=without)
+    control = lockstep.run_lockstep(data, frames=5, inputs={}, allowlist=without)
     divergence = control.divergence
     assert divergence is not None, control.summary()
     # Exactly the overlap (rows 40-47, x 44-47) differs: emurust BG shade 2, PyBoy object 1.
@@ -276,7 +276,7 @@ def test_object_priority_rule_masks_exactly_the_overlap() -> None:
     }
     assert {(d["emurust"], d["pyboy"]) for d in divergence.diffs} == {(2, 1)}
 
-    result = difftest.run_lockstep(data, frames=5, inputs={})
+    result = lockstep.run_lockstep(data, frames=5, inputs={})
     assert result.divergence is None, result.summary()
     assert "pyboy-object-priority-bg-over-obj" in result.allowlisted
 
@@ -287,17 +287,17 @@ def test_object_priority_pixel_models() -> None:
     vram[16:32] = bytes([0xFF, 0x00] * 8)  # tile 1: colour 1
     oam = bytearray(0xA0)
     oam[0:8] = bytes([56, 48, 0, 0x80, 56, 52, 1, 0x00])
-    state = difftest.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
-    assert difftest.hardware_pixel(state, 40, 45) == 2  # object 0 wins, the BG shows
-    assert difftest.pyboy_pixel(state, 40, 45) == 1  # object 1 shows through
-    assert difftest.hardware_pixel(state, 40, 50) == difftest.pyboy_pixel(state, 40, 50) == 1
+    state = allowlist.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
+    assert allowlist.hardware_pixel(state, 40, 45) == 2  # object 0 wins, the BG shows
+    assert allowlist.pyboy_pixel(state, 40, 45) == 1  # object 1 shows through
+    assert allowlist.hardware_pixel(state, 40, 50) == allowlist.pyboy_pixel(state, 40, 50) == 1
     # BG colour 0 under the overlap: object 0 shows in both models.
     vram[0x1800] = 2  # BG map entry of x 0-7, row 0-7 -> blank tile 2
-    state0 = difftest.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
-    assert difftest.hardware_pixel(state0, 4, 4) == 0
+    state0 = allowlist.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
+    assert allowlist.hardware_pixel(state0, 4, 4) == 0
     oam[0:4] = bytes([20, 8, 0, 0x80])  # object 0 over that BG colour 0
-    state1 = difftest.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
-    assert difftest.hardware_pixel(state1, 4, 4) == difftest.pyboy_pixel(state1, 4, 4) == 2
+    state1 = allowlist.LineState(bytes(vram), bytes(oam), 0x93, 0, 0, 0, 0, 0xE4, 0xE4, 0xE4)
+    assert allowlist.hardware_pixel(state1, 4, 4) == allowlist.pyboy_pixel(state1, 4, 4) == 2
 
 
 def test_joypad_irq_rule_on_libbet(shared_roms: Path) -> None:
@@ -307,15 +307,15 @@ def test_joypad_irq_rule_on_libbet(shared_roms: Path) -> None:
     # Seed 0 presses DOWN at frame 0 while Libbet has neither P1 row selected: PyBoy
     # raises IF bit 4 anyway, a DMG does not (no P1 line falls).
     without = tuple(
-        e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-joypad-irq-unselected-row"
+        e for e in allowlist.DEFAULT_ALLOWLIST if e.name != "pyboy-joypad-irq-unselected-row"
     )
-    control = difftest.run_lockstep(path, frames=20, seed=0, allowlist=without)
+    control = lockstep.run_lockstep(path, frames=20, seed=0, allowlist=without)
     divergence = control.divergence
     assert divergence is not None, control.summary()
     assert divergence.frame == 1
     assert [(d["region"], d["addr"]) for d in divergence.diffs] == [("io", 0xFF0F)]
     assert int(divergence.diffs[0]["pyboy"]) ^ int(divergence.diffs[0]["emurust"]) == 0x10
-    result = difftest.run_lockstep(path, frames=20, seed=0)
+    result = lockstep.run_lockstep(path, frames=20, seed=0)
     assert result.divergence is None, result.summary()
     assert "pyboy-joypad-irq-unselected-row" in result.allowlisted
 
@@ -324,17 +324,17 @@ def test_activity_rom_object_priority_frame() -> None:
     """The generated activity ROM first draws overlapping objects with the BG-over-OBJ bit
     over BG colour 1-3 at frame 1478 (seed 0): without the rule the run stops there, with
     it the run goes on."""
-    from emurust._verify.programs import activity_rom
+    from emurust.verify.programs import activity_rom
 
     data = activity_rom()
     without = tuple(
-        e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-object-priority-bg-over-obj"
+        e for e in allowlist.DEFAULT_ALLOWLIST if e.name != "pyboy-object-priority-bg-over-obj"
     )
-    control = difftest.run_lockstep(data, frames=1500, seed=0, allowlist=without)
+    control = lockstep.run_lockstep(data, frames=1500, seed=0, allowlist=without)
     assert control.divergence is not None, control.summary()
     assert control.divergence.frame == 1478
     assert set(control.divergence.counts) == {"screen"}
-    result = difftest.run_lockstep(data, frames=1500, seed=0)
+    result = lockstep.run_lockstep(data, frames=1500, seed=0)
     assert result.divergence is None, result.summary()
     assert result.allowlist_first_frame["pyboy-object-priority-bg-over-obj"] == 1478
 
@@ -345,11 +345,11 @@ def test_serial_transfer_rule_on_cpu_instrs(shared_roms: Path) -> None:
         pytest.skip(f"{path} not found")
     # The test prints through the serial port (SC = 0x81); at frame 5's comparison point
     # emurust's transfer is still running (SC bit 7 set), PyBoy's is over.
-    result = difftest.run_lockstep(path, frames=10, inputs={})
+    result = lockstep.run_lockstep(path, frames=10, inputs={})
     assert result.divergence is None, result.summary()
     assert result.allowlist_first_frame["pyboy-serial-transfer-instant"] == 5
-    others = [e for e in difftest.DEFAULT_ALLOWLIST if e.name != "pyboy-serial-transfer-instant"]
-    result = difftest.run_lockstep(path, frames=10, inputs={}, allowlist=others)
+    others = [e for e in allowlist.DEFAULT_ALLOWLIST if e.name != "pyboy-serial-transfer-instant"]
+    result = lockstep.run_lockstep(path, frames=10, inputs={}, allowlist=others)
     assert result.divergence is not None
     assert result.divergence.frame == 5
     assert {"region": "io", "addr": 0xFF02, "emurust": 0x81, "pyboy": 0x01} in (
@@ -364,19 +364,19 @@ def _rom(shared_roms: Path, *parts: str) -> Path:
     return path
 
 
-def _without(name: str) -> list[difftest.AllowlistEntry]:
-    return [e for e in difftest.DEFAULT_ALLOWLIST if e.name != name]
+def _without(name: str) -> list[allowlist.AllowlistEntry]:
+    return [e for e in allowlist.DEFAULT_ALLOWLIST if e.name != name]
 
 
 def _capturing(
-    name: str, seen: list[tuple[difftest.Point, list[difftest.Diff]]]
-) -> list[difftest.AllowlistEntry]:
+    name: str, seen: list[tuple[allowlist.Point, list[allowlist.Diff]]]
+) -> list[allowlist.AllowlistEntry]:
     """The default allowlist with entry ``name``'s proof recording what it was shown."""
     entries = []
-    for e in difftest.DEFAULT_ALLOWLIST:
+    for e in allowlist.DEFAULT_ALLOWLIST:
         if e.name == name:
             assert e.prove is not None
-            e = difftest.AllowlistEntry(
+            e = allowlist.AllowlistEntry(
                 e.name, e.masks, e.evidence, e.rule, _Recorder(e.prove, seen)
             )
         entries.append(e)
@@ -386,12 +386,12 @@ def _capturing(
 class _Recorder:
     def __init__(
         self,
-        prove: Callable[[difftest.Point, list[difftest.Diff]], str | None],
-        seen: list[tuple[difftest.Point, list[difftest.Diff]]],
+        prove: Callable[[allowlist.Point, list[allowlist.Diff]], str | None],
+        seen: list[tuple[allowlist.Point, list[allowlist.Diff]]],
     ) -> None:
         self.prove, self.seen = prove, seen
 
-    def __call__(self, point: difftest.Point, diffs: list[difftest.Diff]) -> str | None:
+    def __call__(self, point: allowlist.Point, diffs: list[allowlist.Diff]) -> str | None:
         self.seen.append((point, list(diffs)))
         return self.prove(point, diffs)
 
@@ -404,8 +404,8 @@ def test_line_153_proof_blargg_wait_loop(shared_roms: Path) -> None:
     path = _rom(shared_roms, "blargg", "cpu_instrs", "individual", "01-special.gb")
     # 0xC365 ldh a,($ff44); 0xC367 cp $90; 0xC369 jr nz: PyBoy's frame ends in line 153
     # right after the cp, with the 153 it read in A; emurust read 0 (a DMG's LY there).
-    seen: list[tuple[difftest.Point, list[difftest.Diff]]] = []
-    result = difftest.run_lockstep(path, frames=150, allowlist=_capturing(LY153, seen))
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(path, frames=150, allowlist=_capturing(LY153, seen))
     assert result.divergence is None, result.summary()
     assert result.stopped is not None
     frame, name, proof = result.stopped
@@ -416,14 +416,14 @@ def test_line_153_proof_blargg_wait_loop(shared_roms: Path) -> None:
     assert result.frames_compared == 139
     # Strict: an unrelated difference next to the same registers is not proven.
     point, diffs = seen[-1]
-    extra: difftest.Diff = {"region": "wram", "addr": 0xC000, "emurust": 1, "pyboy": 2}
-    assert difftest._ly153_proof(point, diffs) is not None
-    assert difftest._ly153_proof(point, [*diffs, extra]) is None
-    other_b: difftest.Diff = {"region": "registers", "addr": "b", "emurust": 1, "pyboy": 2}
+    extra: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 1, "pyboy": 2}
+    assert allowlist._ly153_proof(point, diffs) is not None
+    assert allowlist._ly153_proof(point, [*diffs, extra]) is None
+    other_b: allowlist.Diff = {"region": "registers", "addr": "b", "emurust": 1, "pyboy": 2}
     point.pyboy_registers = {**point.pyboy_registers, "b": (point.emurust_registers["b"] + 1)}
-    assert difftest._ly153_proof(point, [*diffs, other_b]) is None
+    assert allowlist._ly153_proof(point, [*diffs, other_b]) is None
     # Without the entry the same point is a divergence.
-    result = difftest.run_lockstep(path, frames=150, allowlist=_without(LY153))
+    result = lockstep.run_lockstep(path, frames=150, allowlist=_without(LY153))
     divergence = result.divergence
     assert divergence is not None
     assert result.stopped is None
@@ -439,14 +439,14 @@ def test_line_153_proof_pandoras_blocks(shared_roms: Path, seed: int, pyboy_a: i
     # there); PyBoy reads 153 and is still at the read at its frame end: with A = 153
     # (seed 2: its frame ends inside line 153) or with the 0 it read when LY wrapped
     # (seed 0), in the very state emurust had right after its read.
-    result = difftest.run_lockstep(path, frames=10, seed=seed)
+    result = lockstep.run_lockstep(path, frames=10, seed=seed)
     assert result.divergence is None, result.summary()
     assert result.stopped is not None
     frame, name, proof = result.stopped
     assert (frame, name) == (5, LY153)
     assert "0x6B9D" in proof
     assert f"A = {pyboy_a} " in proof
-    result = difftest.run_lockstep(path, frames=10, seed=seed, allowlist=_without(LY153))
+    result = lockstep.run_lockstep(path, frames=10, seed=seed, allowlist=_without(LY153))
     divergence = result.divergence
     assert divergence is not None
     assert result.stopped is None
@@ -470,8 +470,8 @@ def test_lcd_enable_late_line_proof(
     shared_roms: Path, parts: tuple[str, ...], seed: int, frame: int, read: str
 ) -> None:
     path = _rom(shared_roms, *parts)
-    seen: list[tuple[difftest.Point, list[difftest.Diff]]] = []
-    result = difftest.run_lockstep(
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
         path, frames=frame + 3, seed=seed, allowlist=_capturing(LCD_ON, seen)
     )
     assert result.divergence is None, result.summary()
@@ -481,13 +481,13 @@ def test_lcd_enable_late_line_proof(
     assert f"at cycle {read}" in proof
     # Strict: a memory difference the replay does not reproduce is not proven.
     point, diffs = seen[-1]
-    wrong: difftest.Diff = {"region": "vram", "addr": 0x8000, "emurust": 0, "pyboy": 1}
+    wrong: allowlist.Diff = {"region": "vram", "addr": 0x8000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert difftest._lcd_enable_late_proof(point, diffs) is None
+    assert allowlist._lcd_enable_late_proof(point, diffs) is None
     # Without the entry the same point is a divergence.
-    result = difftest.run_lockstep(path, frames=frame + 3, seed=seed, allowlist=_without(LCD_ON))
+    result = lockstep.run_lockstep(path, frames=frame + 3, seed=seed, allowlist=_without(LCD_ON))
     divergence = result.divergence
     assert divergence is not None
     assert result.stopped is None
@@ -500,7 +500,7 @@ def test_late_interrupt_rule_with_the_lcd_off(shared_roms: Path) -> None:
     # interrupt, pyboy-late-interrupt-4-cycles). With the LCD off emurust's frame ends by
     # time, up to an instruction past PyBoy's clock: the lagged machine must still be found
     # (it was not, and frame 276 was reported as a divergence).
-    result = difftest.run_lockstep(path, frames=300)
+    result = lockstep.run_lockstep(path, frames=300)
     assert result.divergence is None, result.summary()
     assert result.allowlist_counts["pyboy-late-interrupt-4-cycles"] >= 72
 
@@ -511,7 +511,7 @@ def test_lcd_enable_late_line_proof_after_a_late_interrupt(shared_roms: Path) ->
     # late and it services the interrupt 4 T-cycles late on top, so at the LCD switch-off
     # that ends PyBoy's frame it runs 8 T-cycles behind emurust: the late-line re-run,
     # 4 T-cycles before PyBoy's clock, has PyBoy's state.
-    result = difftest.run_lockstep(path, frames=245, seed=5)
+    result = lockstep.run_lockstep(path, frames=245, seed=5)
     assert result.divergence is None, result.summary()
     assert result.stopped is not None
     frame, name, proof = result.stopped
@@ -519,10 +519,10 @@ def test_lcd_enable_late_line_proof_after_a_late_interrupt(shared_roms: Path) ->
     assert "4 T-cycles before PyBoy's clock" in proof
     # The same on the reference path (an injected fault libbet never triggers), where a
     # halted CPU steps a few T-cycles at a time: the delayed line start outlives the step.
-    faulted = difftest.run_lockstep(path, frames=245, seed=5, fault="adc_half_carry")
+    faulted = lockstep.run_lockstep(path, frames=245, seed=5, fault="adc_half_carry")
     assert faulted.stopped is not None, faulted.summary()
     assert faulted.stopped[:2] == (242, LCD_ON)
-    result = difftest.run_lockstep(path, frames=245, seed=5, allowlist=_without(LCD_ON))
+    result = lockstep.run_lockstep(path, frames=245, seed=5, allowlist=_without(LCD_ON))
     divergence = result.divergence
     assert divergence is not None
     assert divergence.frame == 242, divergence.summary()
@@ -535,7 +535,7 @@ def test_resync_goes_on_past_a_failure() -> None:
     data, _, _ = rom()
     expected = fault_frame(data)
     frames = expected + 10
-    result = difftest.run_lockstep(
+    result = lockstep.run_lockstep(
         data, frames=frames, fault="adc_half_carry", inputs={}, resync=True
     )
     assert result.frames_run == frames
@@ -555,9 +555,9 @@ def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
     path = shared_roms / "homebrew" / "2048" / "2048.gb"
     if not path.is_file():
         pytest.skip(f"{path} not found")
-    plain = difftest.run_lockstep(path, frames=120, seed=0)
+    plain = lockstep.run_lockstep(path, frames=120, seed=0)
     assert plain.stopped is not None
-    result = difftest.run_lockstep(path, frames=120, seed=0, resync=True)
+    result = lockstep.run_lockstep(path, frames=120, seed=0, resync=True)
     proven = [r for r in result.resyncs if r.kind == "pyboy-deviation"]
     assert proven, result.summary()
     assert proven[0].name == "pyboy-lcd-enable-4-cycles-terminal"

@@ -12,7 +12,7 @@ import pytest
 
 import emurust
 from emurust._core import _reseal_state
-from romgen import random_rom, serial_rom
+from emurust.verify.romgen import random_rom, serial_rom
 
 SEED = int(os.environ.get("EMURUST_FUZZ_SEED", "20240521"))
 SCALE = float(os.environ.get("EMURUST_FUZZ_SCALE", "1"))

@@ -62,7 +62,7 @@ Findings (allowlisted below with their reasons)
    ``lcdon_timing-GS`` now (an older version of this note blamed emurust). From each LCD
    enable until the LCD is switched off again, code that polls the PPU sees a change 4 cycles
    later in PyBoy, so a polling-loop count that falls within those cycles differs. Measured in
-   lockstep (``emurust.difftest``, same clock): 2048's VRAM copy loop (0x172F, waits for STAT
+   lockstep (``emurust.verify.lockstep``, same clock): 2048's VRAM copy loop (0x172F, waits for STAT
    mode 0/1) reads STAT at T-cycle 90200, line 35 after the game's LCD enable at 74240:
    emurust mode 2, PyBoy mode 0, so PyBoy copies one byte more on that line. The lockstep
    harness proves it (``pyboy-lcd-enable-4-cycles-terminal``): emurust re-run with every
@@ -86,20 +86,18 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-import io
 import random
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 import emurust
-from emurust._pyboy import quiet_2048_wrapper, shade_table
+from emurust.verify.pyboy_adapter import import_pyboy, new_pyboy, shade_table
 
 PYBOY_VERSION = "2.8.1"
 FRAMES = 3000
@@ -173,12 +171,6 @@ class Report:
         return "\n".join(lines)
 
 
-def import_pyboy() -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
-        return importlib.import_module("pyboy")
-
-
 def input_script(seed: int, frames: int, start: int = 150) -> dict[int, list[tuple[str, str]]]:
     """Frame -> [("press" | "release", button)]: short presses of sensible buttons."""
     rng = random.Random(seed)
@@ -206,11 +198,7 @@ class PyBoyRun:
     """PyBoy advanced frame by frame on demand, keeping the last two frames."""
 
     def __init__(self, rom: bytes) -> None:
-        pyboy = import_pyboy()
-        self.pb = pyboy.PyBoy(
-            io.BytesIO(rom), window="null", sound_emulated=False, cgb=False, log_level="ERROR"
-        )
-        quiet_2048_wrapper(self.pb)
+        self.pb = new_pyboy(rom, unlimited_speed=False)
         self.shade_of = shade_table()
         self.ends = [0]  # cycle count at the end of each frame run so far
         self.wram: list[npt.NDArray[np.uint8]] = [np.zeros(0x2000, dtype=np.uint8)]

@@ -13,7 +13,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from emurust._verify import level1, model  # noqa: E402
+from emurust.verify import level1, model  # noqa: E402
 
 byte = st.integers(0, 255)
 word = st.integers(0, 0xFFFF)

@@ -6,7 +6,6 @@ the shared test-ROM folder."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import io
 import subprocess
 import sys
@@ -20,8 +19,9 @@ import pytest
 
 import emurust
 from emurust import InvalidStateError, PyBoy, WindowEvent
-from emurust.difftest import sync_boot_rom
 from emurust.games.starcatch import ROM_PATH as STARCATCH
+from emurust.verify.lockstep import sync_boot_rom
+from emurust.verify.pyboy_adapter import import_pyboy, new_pyboy
 
 SYM = Path(STARCATCH).with_suffix(".sym")
 # Homebrew games on which none of PyBoy's known deviations shows in the first frames of
@@ -35,15 +35,9 @@ HOMEBREW = (
 
 def pyboy_module() -> Any:
     try:
-        version = importlib.metadata.version("pyboy")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("PyBoy is not installed (pip install pyboy==2.8.1, the test extra)")
-    if version != "2.8.1":
-        pytest.skip(f"needs PyBoy 2.8.1, found {version}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import pyboy
-    return pyboy
+        return import_pyboy(exact=True, purpose="the PyBoy drop-in tests")
+    except ImportError as e:
+        pytest.skip(str(e))
 
 
 @pytest.fixture(scope="module")
@@ -280,9 +274,7 @@ PYBOY_POWER_ON = {0xFF01, 0xFF46, 0xFF48, 0xFF49, *range(0xFF30, 0xFF40)}
 
 
 def _pyboy_states(pyboy: Any, rom: Path, boot: Path, at: list[int]) -> dict[int, bytes]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        pb = pyboy.PyBoy(str(rom), window="null", sound_emulated=True, cgb=False, bootrom=str(boot))
+    pb = new_pyboy(rom, boot_rom=boot, sound_emulated=True, unlimited_speed=False, pyboy=pyboy)
     states = {}
     for frame in range(max(at) + 1):
         if frame in at:

@@ -177,20 +177,21 @@ def _play_inputs(frames: int, seed: int) -> dict[int, list[tuple[str, str]]]:
 
 
 def test_whole_games_run_in_lockstep_with_pyboy() -> None:
-    from emurust import difftest
+    from emurust.verify import lockstep
+    from emurust.verify.pyboy_adapter import import_pyboy
 
     try:
-        difftest._import_pyboy()
+        import_pyboy(exact=True, purpose="the lockstep harness")
     except ImportError as e:
         pytest.skip(str(e))
     frames = 12_000
     inputs = _play_inputs(frames, seed=1)
-    result = difftest.run_lockstep(str(starcatch.ROM_PATH), frames=frames, inputs=inputs)
+    result = lockstep.run_lockstep(str(starcatch.ROM_PATH), frames=frames, inputs=inputs)
     assert result.ok, result.summary()
     assert result.stopped is None
     assert result.frames_compared == frames
     # The rollout covered several games: count the game overs on emurust with the same input.
-    gb = emurust.GameBoy(starcatch.ROM_PATH, boot_rom=difftest.sync_boot_rom())
+    gb = emurust.GameBoy(starcatch.ROM_PATH, boot_rom=lockstep.sync_boot_rom())
     overs, was_over = 0, False
     for frame in range(frames):
         for action, button in inputs.get(frame, []):

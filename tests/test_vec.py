@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pytest
 
 import emurust
-from romgen import build_rom, serial_rom
+from emurust.verify.romgen import build_rom, serial_rom
 
 Array = npt.NDArray[np.uint8]
 HEIGHT, WIDTH = 144, 160

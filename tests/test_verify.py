@@ -15,8 +15,8 @@ import pytest
 
 import emurust
 from emurust import cli, verify
-from emurust._verify import level1, level3, model
-from emurust._verify.programs import activity_rom
+from emurust.verify import level1, level3, model
+from emurust.verify.programs import activity_rom
 
 RESULT_KEYS = {
     "level",
@@ -236,9 +236,9 @@ def test_markdown_shows_divergence_and_trace() -> None:
 
 def _lockstep_ready() -> str | None:
     try:
-        level3.import_difftest()
+        level3.import_lockstep()
     except ImportError as exc:
-        return f"emurust.difftest not available: {exc}"
+        return f"emurust.verify.lockstep not available: {exc}"
     if level3.pyboy_version() is None:
         return "PyBoy is not installed"
     return None

@@ -37,11 +37,11 @@ from emurust._core import (
     Snapshot,
     SoundOffError,
     UnsupportedCartridgeError,
-    VecGameBoy,
 )
 from emurust._core import __version__ as __version__
 from emurust._gameboy import BUTTONS, ColourLike, GameBoy, PaletteLike, RomSource
 from emurust._paths import roms_dir
+from emurust._vec import VecGameBoy
 
 if TYPE_CHECKING:
     from emurust.pyboy_compat import PyBoy as PyBoy

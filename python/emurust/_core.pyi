@@ -104,7 +104,7 @@ class GameBoy:
     @property
     def palette(self) -> tuple[_Colour, _Colour, _Colour, _Colour]: ...
     @palette.setter
-    def palette(self, value: Sequence[Sequence[SupportsIndex] | SupportsIndex]) -> None: ...
+    def palette(self, value: tuple[_Colour, _Colour, _Colour, _Colour]) -> None: ...
     @property
     def sound_sample_rate(self) -> int | None: ...
     @sound_sample_rate.setter
@@ -134,6 +134,7 @@ class GameBoy:
     def trace(self) -> list[_TraceEntry]: ...
     def _inject_fault(self, name: str | None) -> None: ...
     def _step_to_cycle(self, target: int) -> bool: ...
+    def _test_shift_ppu(self, delta: int, now: int) -> bool: ...
     @property
     def _fault(self) -> str | None: ...
 
@@ -155,21 +156,22 @@ class Memory:
 _Image: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview
 _Buffer: TypeAlias = npt.NDArray[np.uint8]
 
-@final
+@disjoint_base
 class VecGameBoy:
+    # The strict types; emurust.VecGameBoy (emurust/_vec.py) takes the friendly forms.
     def __new__(
         cls,
         rom: _Image,
         num_envs: SupportsIndex,
         *,
-        frame_skip: SupportsIndex = 24,
-        hold_frames: SupportsIndex = 8,
+        frame_skip: SupportsIndex | None = ...,
+        hold_frames: SupportsIndex | None = ...,
         num_threads: SupportsIndex | None = None,
-        obs: str = "gray",
-        ram_addresses: Iterable[SupportsIndex] | None = None,
+        obs: str | None = ...,
+        ram_addresses: Sequence[int] | None = None,
         initial_state: bytes | bytearray | Snapshot | None = None,
-        action_table: str | Sequence[str | Sequence[str]] | None = "default",
-        frame_stack: SupportsIndex = 1,
+        action_table: Sequence[Sequence[str]] | None = ...,
+        frame_stack: SupportsIndex | None = ...,
         boot_rom: _Image | None = None,
     ) -> Self: ...
     def reset(

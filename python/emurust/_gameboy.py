@@ -6,10 +6,16 @@ import os
 import stat
 import warnings
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, SupportsIndex, Union
+from typing import IO, TYPE_CHECKING, Any, SupportsIndex, Union, cast
 
 from emurust import _core
-from emurust._core import BOOT_ROM_SIZE, MAX_ROM_SIZE, EmuRustWarning, InvalidRomError
+from emurust._args import Palette, palette_arg
+from emurust._core import (
+    BOOT_ROM_SIZE,
+    MAX_ROM_SIZE,
+    EmuRustWarning,
+    InvalidRomError,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -91,6 +97,18 @@ class GameBoy(_core.GameBoy):
         for message in self.warnings:
             warnings.warn(message, EmuRustWarning, stacklevel=2)
         return self
+
+    @property
+    def palette(self) -> Palette:
+        """The colours of shades 0..=3 as four (r, g, b) tuples, lightest first. Set it to
+        four (r, g, b) sequences (ints 0..=255) or 0xRRGGBB ints, lightest first: the screen
+        arrays are re-converted at once."""
+        return super().palette
+
+    @palette.setter
+    def palette(self, value: PaletteLike) -> None:
+        # The native setter takes the strict form (four (r, g, b) tuples).
+        cast(Any, _core.GameBoy).palette.__set__(self, palette_arg(value))
 
     @classmethod
     def from_pyboy_state(

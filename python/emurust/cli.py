@@ -7,7 +7,6 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -20,156 +19,6 @@ DELEGATED = {
     "train": ("emurust.rl.cli", "train_main", "train PPO on a game (needs the rl extra: torch)"),
     "play": ("emurust.rl.cli", "play_main", "play an episode with a trained agent, as a GIF"),
 }
-
-
-def _verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from emurust.verify import FAULTS, LEVELS
-
-    p = sub.add_parser(
-        "verify",
-        help="run the verification levels and write report.json / report.md",
-        description=(
-            "Level 1: ALU opcodes vs a reference model, memory-map invariants, save/load and "
-            "render independence. Level 2: joypad, timer, OAM DMA, MBC1/3/5, serial, LCD "
-            "interactions. Level 3: seeded random-input rollouts in lockstep with PyBoy. "
-            "Level 4: cross-backend policy transfer (PPO on Starcatch, TOST). "
-            "Exit status: 0 when every check passes (or is allowlisted/skipped), 1 when one "
-            "fails, 2 for bad usage."
-        ),
-    )
-    p.add_argument(
-        "--level",
-        type=int,
-        action="append",
-        choices=LEVELS,
-        metavar="N",
-        help="level to run (1-4; repeat for several; default 1, 2 and 3: level 4 trains two "
-        "PPO agents, one on PyBoy, and takes tens of minutes)",
-    )
-    p.add_argument(
-        "--rom",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="ROM for the level-3 rollouts (repeatable; default: a generated ROM plus the "
-        "shared games and test ROMs found)",
-    )
-    p.add_argument(
-        "--frames",
-        type=int,
-        default=1000,
-        metavar="N",
-        help="frames of each long level-3 rollout (default 1000)",
-    )
-    p.add_argument(
-        "--short-frames",
-        type=int,
-        default=300,
-        metavar="N",
-        help="frames of each short level-3 rollout (default 300)",
-    )
-    p.add_argument(
-        "--short-runs",
-        type=int,
-        default=8,
-        metavar="N",
-        help="short level-3 rollouts per ROM, for the divergence statistics (default 8)",
-    )
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument(
-        "--samples",
-        type=int,
-        default=512,
-        metavar="N",
-        help="level-1 cases per secondary opcode encoding (primary encodings are exhaustive)",
-    )
-    p.add_argument(
-        "--report",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="write report.json and report.md into DIR",
-    )
-    p.add_argument(
-        "--inject-fault",
-        choices=FAULTS,
-        default=None,
-        metavar="NAME",
-        help=f"test only: inject a CPU fault on the reference path ({', '.join(FAULTS)}); "
-        "level 1 and level 3 should then fail",
-    )
-    p.add_argument(
-        "--roms-dir",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="shared test-ROM folder (default $EMURUST_ROMS or ../shared/roms)",
-    )
-    p.add_argument(
-        "--only",
-        action="append",
-        default=[],
-        metavar="PATTERN",
-        help="run only the checks whose name matches this shell pattern (repeatable), "
-        "e.g. 'alu.*' or 'rollout*'",
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument(
-        "--l4-steps",
-        type=int,
-        default=None,
-        metavar="N",
-        help="level 4: PPO steps of each training (default: emurust train's)",
-    )
-    p.add_argument(
-        "--l4-episodes",
-        type=int,
-        default=100,
-        metavar="N",
-        help="level 4: seeded evaluation episodes per backend (default 100)",
-    )
-    p.add_argument(
-        "--l4-out",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="level 4: keep the trainings' logs and agents in DIR",
-    )
-
-
-def _run_verify(args: argparse.Namespace, argv: Sequence[str]) -> int:
-    from emurust.verify import DEFAULT_LEVELS, Config, print_summary, run, write_report
-
-    try:
-        config = Config(
-            levels=args.level or DEFAULT_LEVELS,
-            roms=args.rom,
-            frames=args.frames,
-            short_frames=args.short_frames,
-            short_runs=args.short_runs,
-            seed=args.seed,
-            samples=args.samples,
-            fault=args.inject_fault,
-            roms_dir=args.roms_dir,
-            only=args.only,
-            progress=not args.no_progress,
-            l4_steps=args.l4_steps,
-            l4_episodes=args.l4_episodes,
-            l4_out=args.l4_out,
-            argv=list(argv),
-        )
-        for rom in config.roms:
-            if not Path(rom).is_file():
-                raise ValueError(f"ROM {rom} not found")
-        report = run(config)
-    except (ValueError, RuntimeError) as exc:
-        print(f"emurust verify: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    print_summary(report)
-    if args.report is not None:
-        json_path, md_path = write_report(report, args.report)
-        print(f"wrote {json_path} and {md_path}")
-    return EXIT_OK if report.ok else EXIT_FAILED
 
 
 def _delegate(command: str, rest: list[str]) -> int:
@@ -192,9 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in DELEGATED:
         return _delegate(args_list[0], args_list[1:])
+    from emurust.verify.cli import add_verify_parser, run_verify
+
     parser = argparse.ArgumentParser(prog="emurust", description="EmuRust Game Boy emulator tools.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _verify_parser(sub)
+    add_verify_parser(sub)
     for name, (_, _, help_text) in DELEGATED.items():
         sub.add_parser(name, help=f"{help_text} (options: emurust {name} --help)")
     try:
@@ -204,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    return _run_verify(args, args_list[1:])
+    return run_verify(args, args_list[1:])
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 import emurust
+from emurust.verify.pyboy_adapter import import_pyboy, pyboy_version
 
 __all__ = [
     "BLARGG_ROMS",
@@ -704,26 +705,13 @@ def emurust_probe(rom: str | os.PathLike[str] | bytes) -> Probe:
     )
 
 
-def _import_pyboy() -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
-        return importlib.import_module("pyboy")
-
-
 def pyboy_available() -> bool:
     """Whether PyBoy can be imported."""
     try:
-        _import_pyboy()
+        import_pyboy()
     except Exception:
         return False
     return True
-
-
-def pyboy_version() -> str | None:
-    try:
-        return importlib.metadata.version("pyboy")
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 PYBOY_BOOT_FRAMES_MAX = 600  # PyBoy's DMG boot ROM hands over after about 2.5 s
@@ -736,7 +724,7 @@ def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
     Serial: PyBoy 2.8.1 has no public serial API; ``PyBoy._serial()`` returns (and clears)
     the bytes the game wrote to SB (0xFF01) since the last call, in a 1024-byte ring, so it
     is drained after every frame. Battery RAM is never written back (``stop(save=False)``)."""
-    pyboy = _import_pyboy()
+    pyboy = import_pyboy()
     pb = pyboy.PyBoy(os.fspath(rom), window="null", cgb=False, log_level="ERROR")
     pb.set_emulation_speed(0)
     out = bytearray()

@@ -31,7 +31,7 @@ from emurust._core import (
     InvalidArgumentError,
 )
 from emurust._gameboy import GameBoy
-from emurust._pyboy import PYBOY_GREYS
+from emurust.verify.pyboy_adapter import PYBOY_GREYS
 
 if TYPE_CHECKING:
     from PIL import Image as _PILImage

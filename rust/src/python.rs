@@ -20,6 +20,7 @@
 #![deny(unsafe_code)]
 
 mod buffers;
+mod testing;
 mod vec;
 
 use std::any::Any;
@@ -373,120 +374,6 @@ fn button_arg(py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Button> {
     })
 }
 
-/// One palette colour: an `(r, g, b)` sequence of ints 0..=255, or an int
-/// 0xRRGGBB (PyBoy's `color_palette` form).
-fn colour_arg(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<[u8; 3]> {
-    let py = obj.py();
-    // A 1-D NumPy array has `__index__` (which raises), so iterables first.
-    let iterable = !obj.is_instance_of::<PyInt>() && obj.try_iter().is_ok();
-    let int = if iterable { None } else { as_int(obj)? };
-    if let Some(int) = int {
-        let shown = int.to_string();
-        return match int
-            .extract::<i64>()
-            .ok()
-            .filter(|v| (0..=0xFF_FFFF).contains(v))
-        {
-            Some(v) => Ok([(v >> 16) as u8, (v >> 8) as u8, v as u8]),
-            None => Err(invalid_argument(
-                py,
-                format!(
-                    "palette colour {index} is {shown}; an int colour must be 0x000000..=0xFFFFFF"
-                ),
-            )),
-        };
-    }
-    let items = short_sequence(obj, 3, || {
-        format!(
-            "palette colour {index} must be an (r, g, b) sequence or an int 0xRRGGBB, not {}",
-            type_name(obj)
-        )
-    })?;
-    if items.len() != 3 {
-        return Err(invalid_argument(
-            py,
-            format!(
-                "palette colour {index} needs exactly 3 components (r, g, b), got {}",
-                if items.len() > 3 {
-                    "more".to_owned()
-                } else {
-                    items.len().to_string()
-                }
-            ),
-        ));
-    }
-    let mut rgb = [0u8; 3];
-    for (c, item) in rgb.iter_mut().zip(&items) {
-        let Some(int) = as_int(item)? else {
-            return Err(PyTypeError::new_err(format!(
-                "palette colour {index} components must be ints, not {}",
-                type_name(item)
-            )));
-        };
-        let shown = int.to_string();
-        *c = int
-            .extract::<i64>()
-            .ok()
-            .and_then(|v| u8::try_from(v).ok())
-            .ok_or_else(|| {
-                invalid_argument(
-                    py,
-                    format!("palette colour {index} has component {shown}, outside 0..=255"),
-                )
-            })?;
-    }
-    Ok(rgb)
-}
-
-/// At most `max + 1` items of an iterable other than `str` (so that an
-/// endless iterator cannot hang us); `TypeError` with `what()` otherwise.
-fn short_sequence<'py>(
-    obj: &Bound<'py, PyAny>,
-    max: usize,
-    what: impl Fn() -> String,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    if obj.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err(what()));
-    }
-    let Ok(iter) = obj.try_iter() else {
-        return Err(PyTypeError::new_err(what()));
-    };
-    iter.take(max + 1).collect()
-}
-
-/// A palette: 4 colours, lightest (shade 0) first.
-/// (`bytes` is refused: its items would read as 0xRRGGBB ints.)
-fn palette_arg(obj: &Bound<'_, PyAny>) -> PyResult<[[u8; 3]; 4]> {
-    let what = || {
-        format!(
-            "palette must be a sequence of 4 colours ((r, g, b) or 0xRRGGBB), not {}",
-            type_name(obj)
-        )
-    };
-    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
-        return Err(PyTypeError::new_err(what()));
-    }
-    let items = short_sequence(obj, 4, what)?;
-    if items.len() != 4 {
-        return Err(invalid_argument(
-            obj.py(),
-            format!(
-                "palette needs exactly 4 colours (shade 0, the lightest, first), got {}",
-                if items.len() > 4 {
-                    "more".to_owned()
-                } else {
-                    items.len().to_string()
-                }
-            ),
-        ));
-    }
-    let mut palette = [[0u8; 3]; 4];
-    for (i, (colour, item)) in palette.iter_mut().zip(&items).enumerate() {
-        *colour = colour_arg(item, i)?;
-    }
-    Ok(palette)
-}
-
 /// Indices `start, start+step, ...` (`count` of them) of a slice resolved
 /// against the 64 KiB space; every index is in range by construction.
 fn slice_addresses(slice: &Bound<'_, PySlice>) -> PyResult<impl Iterator<Item = u16>> {
@@ -789,12 +676,14 @@ impl PyGameBoy {
         Ok((c(0), c(1), c(2), c(3)))
     }
 
-    /// Sets the colours of shades 0..=3: four (r, g, b) sequences (ints
-    /// 0..=255) or 0xRRGGBB ints, lightest first. The screen arrays are
+    /// Sets the colours of shades 0..=3: four (r, g, b) tuples of ints
+    /// 0..=255, lightest first (emurust.GameBoy also takes 0xRRGGBB ints and
+    /// any sequences, converted in Python). The screen arrays are
     /// re-converted at once.
     #[setter]
-    fn set_palette(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let palette = palette_arg(value)?;
+    fn set_palette(&mut self, value: (Colour, Colour, Colour, Colour)) -> PyResult<()> {
+        let c = |c: Colour| [c.0, c.1, c.2];
+        let palette = [c(value.0), c(value.1), c(value.2), c(value.3)];
         self.write(|gb| gb.set_palette(palette))
     }
 
@@ -1166,6 +1055,25 @@ impl PyGameBoy {
             ));
         }
         self.write(|gb| gb.step_to_cycle(target))
+    }
+
+    /// Test-only: moves the PPU's line timing (the clocks of its current
+    /// line's start and of its next event) by `delta` T-cycles, through a
+    /// save state of this machine. False, the machine unchanged, when the
+    /// line start is not between a frame before `now` and `now + 8` or the
+    /// next event not between the line start and a frame after `now`. The
+    /// lockstep harness's proof that PyBoy starts lines 4 T-cycles late
+    /// after an LCD enable (emurust.verify.allowlist) uses it.
+    fn _test_shift_ppu(&mut self, py: Python<'_>, delta: i64, now: u64) -> PyResult<bool> {
+        let state = self.read(|gb| gb.save_state())?;
+        let Some(shifted) = testing::shift_ppu_timing(&state, delta, now) else {
+            return Ok(false);
+        };
+        self.core_mut()?.hooks.clear_stop(); // as load_state does
+        match self.write(|gb| gb.load_state(&shifted))? {
+            Ok(()) => Ok(true),
+            Err(e) => Err(core_error(py, e)),
+        }
     }
 
     /// The injected fault's name, or None.

@@ -20,8 +20,9 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from emurust._core import MAX_ROM_SIZE, EmuRustWarning, Snapshot, VecGameBoy
+from emurust._core import MAX_ROM_SIZE, EmuRustWarning, Snapshot
 from emurust._gameboy import GameBoy, RomSource, _read_image
+from emurust._vec import VecGameBoy
 from emurust.games._spec import WRAM, GameSpec, GameSpecError
 
 __all__ = ["EmurustEngine", "Engine", "GameBoyDriver", "convert_shades", "frame_shape"]

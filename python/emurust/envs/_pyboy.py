@@ -15,9 +15,7 @@ same; the picture is the same for games that change the screen only on every sec
 
 from __future__ import annotations
 
-import importlib
 import io
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,48 +23,11 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._gameboy import RomSource
-from emurust._pyboy import PYBOY_GREYS, quiet_2048_wrapper, shade_table
 from emurust.envs._engine import Bools, Bytes, FrameDriver, convert_shades, frame_shape, rom_bytes
 from emurust.games._spec import GameSpec
+from emurust.verify.pyboy_adapter import PYBOY_GREYS, new_pyboy, save_state, shades_of
 
 __all__ = ["PYBOY_GREYS", "PyBoyDriver", "PyBoyEngine", "new_pyboy"]
-
-_SHADE_OF = shade_table()
-
-
-def import_pyboy() -> Any:
-    """The ``pyboy`` module, or ImportError saying how to install it."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "Using SDL2 binaries from pysdl2-dll ..."
-            return importlib.import_module("pyboy")
-    except ImportError as e:
-        raise ImportError(f"the PyBoy backend needs PyBoy 2.x (pip install pyboy): {e}") from None
-
-
-def new_pyboy(image: bytes) -> Any:
-    """PyBoy at its fastest, headless, in DMG mode."""
-    pyboy = import_pyboy()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        pb = pyboy.PyBoy(
-            io.BytesIO(image), window="null", sound_emulated=False, cgb=False, log_level="ERROR"
-        )
-    pb.set_emulation_speed(0)
-    quiet_2048_wrapper(pb)
-    return pb
-
-
-def shades_of(pb: Any) -> Bytes:
-    """PyBoy's last drawn frame as (144, 160) shades."""
-    shades: Bytes = _SHADE_OF[pb.screen.ndarray[:, :, 0]]
-    return shades
-
-
-def save_state(pb: Any) -> bytes:
-    buf = io.BytesIO()
-    pb.save_state(buf)
-    return buf.getvalue()
 
 
 class PyBoyDriver(FrameDriver):

@@ -20,14 +20,13 @@ use pyo3::types::{PyBytes, PyString, PyTuple};
 
 use super::buffers::{self, VecBuffer, ViewCache};
 use super::{
-    as_int, bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address,
-    invalid_argument, no_panic, short_sequence, type_name, EmuRustWarning, BOOT_ROM_SIZE,
-    MAX_ROM_SIZE,
+    bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address, invalid_argument,
+    no_panic, type_name, EmuRustWarning, BOOT_ROM_SIZE, MAX_ROM_SIZE,
 };
 use crate::joypad::Button;
 use crate::vec::{
-    ObsMode, Snapshot, StepEnd, StepProgress, VecConfig, VecEngine, MAX_ACTIONS, MAX_FRAME_SKIP,
-    MAX_FRAME_STACK, MAX_RAM_ADDRESSES, MAX_THREADS,
+    ObsMode, Snapshot, StepEnd, StepProgress, VecConfig, VecEngine, MAX_FRAME_SKIP,
+    MAX_FRAME_STACK, MAX_THREADS,
 };
 
 /// Button names in the order `emurust.BUTTONS` lists them (the order used
@@ -375,122 +374,26 @@ fn obs_mode_arg(obj: &Bound<'_, PyAny>) -> PyResult<ObsMode> {
     })
 }
 
-fn button_name(obj: &Bound<'_, PyAny>, action: usize) -> PyResult<Button> {
-    let Ok(text) = obj.cast::<PyString>() else {
-        return Err(PyTypeError::new_err(format!(
-            "action {action} of action_table: button names must be str, not {}",
-            type_name(obj)
-        )));
-    };
-    let text = text.to_cow()?;
-    Button::from_name(&text).ok_or_else(|| {
-        invalid_argument(
-            obj.py(),
-            format!(
-                "action {action} of action_table: unknown button {text:?}; valid names are: \
-                 a, b, start, select, up, down, left, right (case-insensitive)"
-            ),
-        )
-    })
-}
-
-/// `"default"`, `None` (actions are bitmasks) or a sequence of actions, each
-/// a button name or a sequence of names (pressed together; empty = no-op).
-fn action_table_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
-    let py = obj.py();
-    if obj.is_none() {
-        return Ok(None);
-    }
-    if let Ok(text) = obj.cast::<PyString>() {
-        if text.to_cow()? == "default" {
-            return Ok(Some(crate::vec::default_action_table()));
-        }
-        return Err(invalid_argument(
-            py,
-            format!(
-                "action_table must be \"default\", None or a sequence of actions, got the str {:?}",
-                text.to_cow()?
-            ),
-        ));
-    }
-    let what = || {
-        format!(
-            "action_table must be \"default\", None or a sequence of actions (each a button \
-             name or a tuple of names), not {}",
-            type_name(obj)
-        )
-    };
-    let entries = short_sequence(obj, MAX_ACTIONS, what)?;
-    if entries.is_empty() || entries.len() > MAX_ACTIONS {
-        return Err(invalid_argument(
-            py,
-            format!(
-                "action_table needs 1 to {MAX_ACTIONS} actions, got {}",
-                if entries.is_empty() { "none" } else { "more" }
-            ),
-        ));
-    }
-    let mut table = Vec::with_capacity(entries.len());
-    for (i, entry) in entries.iter().enumerate() {
-        if entry.is_instance_of::<PyString>() {
-            table.push(1 << button_name(entry, i)?.index());
-            continue;
-        }
-        let names = short_sequence(entry, 8, || {
-            format!(
-                "action {i} of action_table must be a button name or a tuple of names, not {}",
-                type_name(entry)
-            )
-        })?;
-        let mut mask = 0u8;
-        for name in &names {
-            mask |= 1 << button_name(name, i)?.index();
-        }
-        table.push(mask);
-    }
-    Ok(Some(table))
-}
-
-fn ram_addresses_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
-    let py = obj.py();
-    let items = short_sequence(obj, MAX_RAM_ADDRESSES, || {
-        format!(
-            "ram_addresses must be a sequence of ints (addresses 0x0000..=0xFFFF), not {}",
-            type_name(obj)
-        )
-    })?;
-    if items.len() > MAX_RAM_ADDRESSES {
-        return Err(invalid_argument(
-            py,
-            format!("at most {MAX_RAM_ADDRESSES} ram_addresses"),
-        ));
-    }
-    items
+/// The action table as `emurust.VecGameBoy` passes it, after converting the
+/// friendly forms in Python: each action a sequence of button names (pressed
+/// together; empty = no-op). The bitmasks, in the core's button order.
+fn action_masks(py: Python<'_>, table: &[Vec<String>]) -> PyResult<Vec<u8>> {
+    table
         .iter()
-        .map(|item| {
-            let Some(int) = as_int(item)? else {
-                return Err(PyTypeError::new_err(format!(
-                    "ram_addresses must hold ints, not {}",
-                    type_name(item)
-                )));
-            };
-            let shown = int.to_string();
-            int.extract::<i64>()
-                .ok()
-                .and_then(|v| u16::try_from(v).ok())
-                .ok_or_else(|| {
-                    invalid_address(
-                        py,
-                        format!("ram address {shown} is outside 0x0000..=0xFFFF"),
-                    )
-                })
+        .map(|names| {
+            names.iter().try_fold(0u8, |mask, name| {
+                let button = Button::from_name(name).ok_or_else(|| {
+                    invalid_argument(py, format!("unknown button {name:?} in action_table"))
+                })?;
+                Ok(mask | 1 << button.index())
+            })
         })
         .collect()
 }
 
 /// N Game Boys of one ROM, stepped in parallel by Rust threads (see the
 /// `VecGameBoy` section of docs/api.md and `emurust.VecGameBoy`'s stub).
-#[pyclass(module = "emurust._core", name = "VecGameBoy", weakref)]
+#[pyclass(module = "emurust._core", name = "VecGameBoy", subclass, weakref)]
 pub struct PyVecGameBoy {
     // A `Mutex` makes the class `Sync`; `&mut self` methods use `get_mut`.
     // NumPy views point into the engine's buffers: it is never replaced or
@@ -569,13 +472,16 @@ impl PyVecGameBoy {
     /// bytes-like data), all in the initial state: power-on (or `boot_rom`),
     /// or `initial_state` (bytes from `save_state`, or a `Snapshot` from
     /// `snapshot` or `GameBoy.snapshot`, whose last frame is kept).
+    /// `ram_addresses` is a sequence of ints 0..=0xFFFF and `action_table`
+    /// (default: the default table) None or a sequence of sequences of
+    /// button names: `emurust.VecGameBoy` converts their friendly forms.
     #[new]
     #[pyo3(signature = (
         rom, num_envs, *, frame_skip = None, hold_frames = None, num_threads = None,
         obs = None, ram_addresses = None, initial_state = None, action_table = Arg::Missing,
         frame_stack = None, boot_rom = None
     ), text_signature = "(rom, num_envs, *, frame_skip=24, hold_frames=8, num_threads=None, \
-        obs='gray', ram_addresses=None, initial_state=None, action_table='default', \
+        obs='gray', ram_addresses=None, initial_state=None, action_table=..., \
         frame_stack=1, boot_rom=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -586,7 +492,7 @@ impl PyVecGameBoy {
         hold_frames: Option<&Bound<'_, PyAny>>,
         num_threads: Option<&Bound<'_, PyAny>>,
         obs: Option<&Bound<'_, PyAny>>,
-        ram_addresses: Option<&Bound<'_, PyAny>>,
+        ram_addresses: Option<Vec<u16>>,
         initial_state: Option<&Bound<'_, PyAny>>,
         action_table: Arg<'_>,
         frame_stack: Option<&Bound<'_, PyAny>>,
@@ -624,13 +530,11 @@ impl PyVecGameBoy {
             None => 1,
             Some(k) => ranged_int(&k, "frame_stack", 1, MAX_FRAME_STACK as i64)? as usize,
         };
-        let ram_addresses = match given(ram_addresses) {
-            None => Vec::new(),
-            Some(a) => ram_addresses_arg(&a)?,
-        };
+        let ram_addresses = ram_addresses.unwrap_or_default();
         let action_table = match action_table {
             Arg::Missing => Some(crate::vec::default_action_table()),
-            Arg::Given(t) => action_table_arg(&t)?,
+            Arg::Given(t) if t.is_none() => None,
+            Arg::Given(t) => Some(action_masks(py, &t.extract::<Vec<Vec<String>>>()?)?),
         };
         // A `Snapshot` keeps its last drawn frame (the first observation
         // shows it); state bytes hold no pixels.

@@ -4,13 +4,14 @@ OAM, scrolling) so whole-machine checks and rollouts have something to compare."
 
 from __future__ import annotations
 
-from emurust._verify import asm
+from emurust.verify import asm
+from emurust.verify.romgen import PROGRAM_START, build_rom
 
 
 class Program:
     """Straight-line machine code with backward and forward ``jr``/``jp`` labels."""
 
-    def __init__(self, origin: int = asm.PROGRAM_START) -> None:
+    def __init__(self, origin: int = PROGRAM_START) -> None:
         self.origin = origin
         self.code = bytearray()
         self.labels: dict[str, int] = {}
@@ -138,4 +139,4 @@ def activity_rom() -> bytes:
     p(b"\xc1", asm.POP_AF, asm.RETI)  # pop bc
     code = p.bytes()
     vectors = {0x40: asm.jp(p.labels["vblank"]), 0x48: asm.jp(p.labels["stat"])}
-    return asm.build_rom(code, vectors=vectors, title="EMURUST ACTIVE")
+    return build_rom(code, vectors=vectors, title="EMURUST ACTIVE")

@@ -1,4 +1,4 @@
-"""Cross-checks the reference ALU model (:mod:`emurust._verify.model`) against the
+"""Cross-checks the reference ALU model (:mod:`emurust.verify.model`) against the
 SingleStepTests SM83 vectors (``sm83-json/v1`` in the shared test-ROM folder): the vectors
 were recorded independently of both the model and emurust, so agreement here means the
 model, not just emurust, is right."""
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
-from emurust._verify import model
+from emurust.verify import model
 
 REGS = "bcdehla"  # operand order of the register encodings: B C D E H L (HL) A
 _R8 = ("b", "c", "d", "e", "h", "l", None, "a")

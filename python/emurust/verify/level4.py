@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from emurust._verify.result import Result
+from emurust.verify.result import Result
 
 GAME = "Starcatch"
 

@@ -1,17 +1,29 @@
-"""Builds small Game Boy ROM images for the tests, so the API tests need no ROM files.
+"""The one ROM builder of the project: small Game Boy ROM images built in memory for the
+verification levels and the tests, so neither needs ROM files.
 
-``build_rom(program)`` makes a 32 KiB ROM-only image: entry point ``nop; jp 0x0150``,
-the Nintendo logo, a header with a correct header checksum and global checksum, and
-``program`` (machine code) at 0x0150. ``serial_program`` assembles the default test
-program.
+:func:`build_rom` lays out a cartridge: the entry point ``nop; jp 0x0150``, the Nintendo
+logo, a header with correct checksums, ``program`` (machine code) at 0x0150, optional code
+at the interrupt vectors (0x40 VBlank, 0x48 STAT, 0x50 timer, 0x58 serial, 0x60 joypad)
+and, for banked cartridges, a 2-byte bank number at offset 0x3FF0 of every 16 KiB bank.
+:func:`serial_program` / :func:`serial_rom` assemble the tests' default program,
+:func:`random_rom` makes fuzzing images.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
-ROM_SIZE = 0x8000
+BANK = 0x4000
+ROM_SIZE = 2 * BANK
 PROGRAM_START = 0x0150
+BANK_ID_OFFSET = 0x3FF0
+
+VERIFY_TITLE = "EMURUST VERIFY"
+"""The title of the ROMs the verification levels generate."""
+
+# Header ROM-size codes (0x148): 32 KiB << code.
+ROM_SIZE_CODES = {2 << n: n for n in range(9)}
 
 # The logo the boot ROM checks (header bytes 0x104-0x133); every cartridge carries it.
 NINTENDO_LOGO = bytes.fromhex(
@@ -35,35 +47,47 @@ def header_checksum(rom: bytes | bytearray) -> int:
 def build_rom(
     program: bytes = b"",
     *,
-    title: str = "EMURUST TEST",
+    banks: int = 2,
     cartridge_type: int = 0x00,
-    rom_size_code: int = 0x00,
     ram_size_code: int = 0x00,
-    size: int = ROM_SIZE,
-    fix_checksums: bool = True,
+    vectors: Mapping[int, bytes] | None = None,
+    data: Mapping[int, bytes] | None = None,
+    bank_ids: bool = False,
+    title: str = "EMURUST TEST",
 ) -> bytes:
-    """A ROM image with ``program`` at 0x0150 and a valid header."""
-    if len(program) > size - PROGRAM_START:
-        raise ValueError("program does not fit")
-    rom = bytearray(size)
+    """A ROM of ``banks`` 16 KiB banks with ``program`` at 0x0150 and a valid header.
+
+    ``vectors`` maps an address below 0x100 (RST/interrupt vector) to code; ``data`` maps a
+    ROM offset to bytes; ``bank_ids`` writes each bank's number (little-endian) at offset
+    0x3FF0 of the bank.
+    """
+    if banks not in ROM_SIZE_CODES:
+        raise ValueError(f"banks must be a power of two from 2 to 512, not {banks}")
+    if PROGRAM_START + len(program) > (BANK_ID_OFFSET if bank_ids else 2 * BANK):
+        raise ValueError(f"program of {len(program)} bytes does not fit")
+    rom = bytearray(banks * BANK)
+    for addr, code in (vectors or {}).items():
+        if addr + len(code) > 0x100:
+            raise ValueError(f"vector code at {addr:#x} runs past 0x100")
+        rom[addr : addr + len(code)] = code
     rom[0x100:0x104] = bytes([0x00, 0xC3, PROGRAM_START & 0xFF, PROGRAM_START >> 8])
     rom[0x104:0x134] = NINTENDO_LOGO
     encoded = title.encode("ascii")[:15]
     rom[0x134 : 0x134 + len(encoded)] = encoded
-    rom[0x143] = 0x00  # DMG only
-    rom[0x146] = 0x00  # no SGB functions
     rom[0x147] = cartridge_type
-    rom[0x148] = rom_size_code
+    rom[0x148] = ROM_SIZE_CODES[banks]
     rom[0x149] = ram_size_code
     rom[0x14A] = 0x01  # overseas
-    rom[0x14B] = 0x00
-    rom[0x14C] = 0x00  # version
     rom[PROGRAM_START : PROGRAM_START + len(program)] = program
-    if fix_checksums:
-        rom[0x14D] = header_checksum(rom)
-        total = (sum(rom) - rom[0x14E] - rom[0x14F]) & 0xFFFF
-        rom[0x14E] = total >> 8
-        rom[0x14F] = total & 0xFF
+    for offset, blob in (data or {}).items():
+        rom[offset : offset + len(blob)] = blob
+    if bank_ids:
+        for bank in range(banks):
+            at = bank * BANK + BANK_ID_OFFSET
+            rom[at : at + 2] = bank.to_bytes(2, "little")
+    rom[0x14D] = header_checksum(rom)
+    total = (sum(rom) - rom[0x14E] - rom[0x14F]) & 0xFFFF
+    rom[0x14E:0x150] = total.to_bytes(2, "big")
     return bytes(rom)
 
 

@@ -4,7 +4,7 @@ ALU checks run generated ROMs on emurust: every case is a few instructions that 
 inputs from a work-RAM slot into registers, execute the opcode under test and push the
 registers back into the same slot. Python fills work RAM with the inputs before the first
 frame, runs until the program marks itself done, and compares work RAM with what the
-reference model (:mod:`emurust._verify.model`) predicts. Thousands of cases run per ROM,
+reference model (:mod:`emurust.verify.model`) predicts. Thousands of cases run per ROM,
 so the primary encoding of each operation is checked exhaustively over its 8-bit inputs
 (and all flag combinations that matter) and the other encodings on a seeded sample biased
 to boundary values.
@@ -24,8 +24,9 @@ from typing import Callable
 import numpy as np
 
 import emurust
-from emurust._verify import asm, model
-from emurust._verify.result import Result, Status
+from emurust.verify import asm, model
+from emurust.verify.result import Result, Status
+from emurust.verify.romgen import VERIFY_TITLE, build_rom
 
 Case = tuple[int, ...]
 WRAM = 0xC000
@@ -112,7 +113,7 @@ def _rom_for(enc: Encoding, base: int, chunk: Sequence[Case]) -> bytes:
         assert enc.code is not None
         parts += [enc.code(base + i * enc.slot, case) for i, case in enumerate(chunk)]
     parts.append(asm.finish())
-    return asm.build_rom(b"".join(parts))
+    return build_rom(b"".join(parts), title=VERIFY_TITLE)
 
 
 def _chunks(enc: Encoding) -> Iterator[tuple[int, Sequence[Case]]]:
@@ -654,7 +655,7 @@ def check_family(family: Family, modes: Sequence[Mode]) -> Result:
 
 def check_model_vectors(roms: Path) -> Result:
     """The reference model itself against SingleStepTests' recorded vectors."""
-    from emurust._verify.vectors import check_model
+    from emurust.verify.vectors import check_model
 
     start = time.perf_counter()
     vector_dir = roms / "sm83-json" / "v1"
@@ -728,7 +729,7 @@ IO_READ_ONES: dict[int, tuple[str, int, str]] = {
 
 
 def _idle_rom() -> bytes:
-    return asm.build_rom(asm.DI + asm.HALT + asm.jr(-3))
+    return build_rom(asm.DI + asm.HALT + asm.jr(-3), title=VERIFY_TITLE)
 
 
 def check_io_masks() -> Result:
@@ -805,7 +806,7 @@ def check_echo_ram(rng: random.Random, samples: int) -> Result:
         code += asm.ldh_a_to(0x80 + k)
         expected.append(value)
     code += asm.finish()
-    gb = new_gameboy(asm.build_rom(bytes(code)))
+    gb = new_gameboy(build_rom(bytes(code), title=VERIFY_TITLE))
     run_until_done(gb)
     got_cpu = gb.memory[0xFF80 : 0xFF80 + len(expected)]
     # Later stores can overwrite earlier ones at the same offset; only the CPU's own
@@ -841,7 +842,7 @@ def check_unusable_region() -> Result:
         p += asm.ld_a(0xA5) + asm.ld_mem_a(0xFEA0 + i) + asm.ld_a_mem(0xFEA0 + i)
         p += asm.ld_mem_a(0xC000 + i)
     p += asm.finish()
-    gb = new_gameboy(asm.build_rom(bytes(p)))
+    gb = new_gameboy(build_rom(bytes(p), title=VERIFY_TITLE))
     run_until_done(gb)
     cpu = gb.memory[0xC000:0xC060]
     view = gb.memory[0xFEA0:0xFF00]
@@ -1039,7 +1040,7 @@ def level1_checks(
     checks.append(("memory.io_unused_bits", check_io_masks))
     checks.append(("memory.echo_ram", lambda: check_echo_ram(random.Random(seed), 2000)))
     checks.append(("memory.unusable_fea0", check_unusable_region))
-    from emurust._verify.programs import activity_rom
+    from emurust.verify.programs import activity_rom
 
     active = activity_rom()
     checks.append(

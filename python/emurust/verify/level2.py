@@ -9,10 +9,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from emurust._verify import asm
-from emurust._verify.level1 import new_gameboy, run_until_done
-from emurust._verify.programs import Program
-from emurust._verify.result import Result, Status
+from emurust.verify import asm
+from emurust.verify.level1 import new_gameboy, run_until_done
+from emurust.verify.programs import Program
+from emurust.verify.result import Result, Status
+from emurust.verify.romgen import VERIFY_TITLE, build_rom
 
 
 def _result(
@@ -45,7 +46,7 @@ def _irq_rom(setup: bytes, vector: int, isr: bytes, *, ei: bool = True) -> bytes
     p.label("isr")
     p(isr)
     code = p.bytes()
-    return asm.build_rom(code, vectors={vector: asm.jp(p.labels["isr"])})
+    return build_rom(code, vectors={vector: asm.jp(p.labels["isr"])}, title=VERIFY_TITLE)
 
 
 def check_joypad() -> Result:
@@ -178,7 +179,7 @@ def check_oam_dma(rng: random.Random) -> Result:
     for i, b in enumerate(routine):  # copy the wait routine to HRAM (the CPU can run only there)
         code += asm.ld_a(b) + asm.ldh_a_to(0x80 + i)
     code += b"\xcd\x80\xff" + asm.finish()  # call 0xff80
-    gb = new_gameboy(asm.build_rom(bytes(code), data={0x1000: pattern}))
+    gb = new_gameboy(build_rom(bytes(code), data={0x1000: pattern}, title=VERIFY_TITLE))
     run_until_done(gb)
     got = gb.memory[0xFE00:0xFEA0]
     if got != pattern:
@@ -277,7 +278,7 @@ def check_mbc(kind: str, rng: random.Random, writes: int = 60) -> Result:
     table += b"\x00\xff"
     data: dict[int, bytes] = {0x1000: bytes(table)}
     rom = bytearray(
-        asm.build_rom(
+        build_rom(
             program,
             banks=banks,
             cartridge_type=cart_type,
@@ -308,7 +309,9 @@ def check_mbc(kind: str, rng: random.Random, writes: int = 60) -> Result:
     if ram_banks:
         ram_gb, nbanks, select = gb, ram_banks, 0x4000
     else:
-        ram_gb = new_gameboy(asm.build_rom(b"", banks=4, cartridge_type=0x03, ram_size_code=0x03))
+        ram_gb = new_gameboy(
+            build_rom(b"", banks=4, cartridge_type=0x03, ram_size_code=0x03, title=VERIFY_TITLE)
+        )
         nbanks, select = 4, 0x4000
         ram_gb.memory[0x6000] = 1  # mode 1: BANK2 selects the RAM bank
     ram_gb.memory[0x0000] = 0x00
@@ -351,7 +354,7 @@ def check_serial() -> Result:
     p.jr("wait", "nz")
     p(asm.ldh_a_from(0x0F), asm.ld_mem_a(0xC000), asm.ldh_a_from(0x01), asm.ld_mem_a(0xC001))
     p(b"\x79", asm.ld_mem_a(0xC002), b"\x78", asm.ld_mem_a(0xC003), asm.finish())
-    gb = new_gameboy(asm.build_rom(p.bytes()))
+    gb = new_gameboy(build_rom(p.bytes(), title=VERIFY_TITLE))
     run_until_done(gb)
     iterations = gb.memory[0xC002] | gb.memory[0xC003] << 8
     # One wait iteration is 10 M-cycles (40 T); 8 bits take 8 * 512 T, the first bit
@@ -380,7 +383,7 @@ def check_lcd_off_on() -> Result:
     the next frame ends at VBlank (LY 144, IF bit 0) 144 lines later."""
     t0 = time.perf_counter()
     problems: list[str] = []
-    gb = new_gameboy(asm.build_rom(asm.DI + asm.HALT + asm.jr(-3)))
+    gb = new_gameboy(build_rom(asm.DI + asm.HALT + asm.jr(-3), title=VERIFY_TITLE))
     gb.tick(2, render=False)
     if gb.memory[0xFF44] != 144:
         problems.append(f"at a frame end with the LCD on, LY = {gb.memory[0xFF44]}, want 144")

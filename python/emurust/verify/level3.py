@@ -1,4 +1,4 @@
-"""Level 3: seeded random-input rollouts in lockstep with PyBoy (``emurust.difftest``).
+"""Level 3: seeded random-input rollouts in lockstep with PyBoy (:mod:`emurust.verify.lockstep`).
 
 For every target ROM: one long rollout (RAM and screen compared at every frame) and many
 short rollouts with different seeds, summarised as frames until the first divergence
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emurust._verify.result import Result, Status
+from emurust.verify.result import Result, Status
 
 # Default targets (relative to the test-ROM folder) besides the generated activity ROM.
 DEFAULT_TARGETS = (
@@ -79,13 +79,13 @@ def _module(diffs: Sequence[dict[str, Any]]) -> str:
     return "cpu"
 
 
-def import_difftest() -> Any:
-    """emurust.difftest, or raises ImportError with the reason."""
-    return importlib.import_module("emurust.difftest")
+def import_lockstep() -> Any:
+    """emurust.verify.lockstep, or raises ImportError with the reason."""
+    return importlib.import_module("emurust.verify.lockstep")
 
 
 def pyboy_version() -> str | None:
-    from emurust.conformance import pyboy_version as version
+    from emurust.verify.pyboy_adapter import pyboy_version as version
 
     return version()
 
@@ -93,24 +93,24 @@ def pyboy_version() -> str | None:
 def allowlist_entries() -> list[dict[str, str]]:
     """The harness's allowlist as report entries (name, masks, proof)."""
     try:
-        difftest = import_difftest()
+        lockstep = import_lockstep()
     except ImportError:
         return []
     return [
-        {"name": e.name, "masks": e.masks, "proof": e.evidence} for e in difftest.DEFAULT_ALLOWLIST
+        {"name": e.name, "masks": e.masks, "proof": e.evidence} for e in lockstep.DEFAULT_ALLOWLIST
     ]
 
 
 def _lockstep(
     target: Target, frames: int, seed: int, fault: str | None, resync: bool = False
 ) -> Any:
-    difftest = import_difftest()
+    lockstep = import_lockstep()
     kwargs: dict[str, Any] = {"frames": frames, "seed": seed}
     if resync:
         kwargs["resync"] = True
     if fault is not None:
         kwargs["fault"] = fault
-    return difftest.run_lockstep(target.rom, **kwargs)
+    return lockstep.run_lockstep(target.rom, **kwargs)
 
 
 def _status(result: Any) -> Status:
@@ -236,9 +236,9 @@ def targets(roms_dir: Path | None, paths: Sequence[str]) -> list[Target]:
     default shared ROMs that are present."""
     if paths:
         return [Target(Path(p).stem, str(p), str(p)) for p in paths]
-    from emurust._verify.programs import activity_rom
+    from emurust.verify.programs import activity_rom
 
-    out = [Target("activity", activity_rom(), "generated: activity ROM (emurust._verify.programs)")]
+    out = [Target("activity", activity_rom(), "generated: activity ROM (emurust.verify.programs)")]
     if roms_dir is not None:
         for label, rel in DEFAULT_TARGETS:
             path = roms_dir / rel
@@ -259,9 +259,9 @@ def level3_checks(
 ) -> list[tuple[str, Callable[[], Result]]]:
     chosen = targets(roms_dir, paths)
     try:
-        import_difftest()
+        import_lockstep()
     except ImportError as exc:
-        reason = f"emurust.difftest is not available ({exc})"
+        reason = f"emurust.verify.lockstep is not available ({exc})"
         return [(t.label, functools.partial(_skip, t, reason)) for t in chosen]
     if pyboy_version() is None:
         reason = "PyBoy is not installed (pip install pyboy==2.8.1, the test extra)"

@@ -1,0 +1,53 @@
+//! Test-only aids of the bindings that edit a machine through its save
+//! state; nothing here is public API.
+
+use crate::state::{reseal, CHECKSUM_LEN};
+
+/// T-cycles in a whole frame (154 lines of 456 dots).
+const FULL_FRAME: u64 = 70224;
+/// The PPU section of a save state (`Ppu::save` in rust/src/ppu.rs): the
+/// "PPU " tag and a u32 length, then VRAM, OAM, 13 bytes of registers and
+/// counters, the u64 clock of the current line's start, the u64 clock of
+/// the PPU's next event, the phase and 3 flags.
+const PPU_TAG: &[u8; 4] = b"PPU ";
+const PPU_TIMING_AT: usize = 0x2000 + 0xA0 + 13;
+const PPU_SECTION_LEN: usize = PPU_TIMING_AT + 16 + 1 + 3;
+
+/// `state` (sealed save-state bytes) with the PPU's line timing, the clocks
+/// of its current line's start and of its next event, moved by `delta`
+/// T-cycles and sealed again; None if the state has no PPU section of the
+/// expected length, or the line start does not lie between a frame before
+/// `now` and `now + 8`, or the next event not between the line start and a
+/// frame after `now`.
+pub(crate) fn shift_ppu_timing(state: &[u8], delta: i64, now: u64) -> Option<Vec<u8>> {
+    let body_len = state.len().checked_sub(CHECKSUM_LEN)?;
+    let body = &state[..body_len];
+    let u64_at = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(body.get(at..at + 8)?.try_into().ok()?))
+    };
+    // The PPU section is found by its tag and length (the CPU's fields
+    // before it are not in a section, so the sections cannot be walked).
+    let mut from = 0;
+    while let Some(found) = body[from..].windows(4).position(|w| w == PPU_TAG) {
+        let at = from + found;
+        from = at + 1;
+        let Some(len) = body.get(at + 4..at + 8) else {
+            break;
+        };
+        if u32::from_le_bytes(len.try_into().ok()?) as usize != PPU_SECTION_LEN {
+            continue;
+        }
+        let off = at + 8 + PPU_TIMING_AT;
+        let (start, next) = (u64_at(off)?, u64_at(off + 8)?);
+        let line_start_ok = now.saturating_sub(FULL_FRAME) <= start && start <= now + 8;
+        if !(line_start_ok && start <= next && next <= now + FULL_FRAME) {
+            return None;
+        }
+        let mut out = state.to_vec();
+        out[off..off + 8].copy_from_slice(&start.checked_add_signed(delta)?.to_le_bytes());
+        out[off + 8..off + 16].copy_from_slice(&next.checked_add_signed(delta)?.to_le_bytes());
+        // The edit breaks the state's checksum on purpose: seal it again.
+        return reseal(&out).ok();
+    }
+    None
+}
