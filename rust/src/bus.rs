@@ -754,8 +754,11 @@ impl Hardware {
             }
             0xFF04..=0xFF07 => {
                 if addr == 0xFF04 {
-                    // The DIV reset can clock the APU's frame sequencer.
+                    // The DIV reset can clock the APU's frame sequencer
+                    // and the serial port.
                     let counter = self.timer.system_counter(now);
+                    self.intf |= self.serial.catch_up(now);
+                    self.serial.div_reset(now, counter);
                     self.apu.div_reset(now, counter, self.reference);
                 }
                 self.timer.write(addr, value, now);
@@ -1629,6 +1632,8 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             hw.intf |= hw.timer.catch_up(now);
             let counter = hw.timer.system_counter(now);
             hw.apu.div_reset(now, counter, hw.reference);
+            hw.intf |= hw.serial.catch_up(now);
+            hw.serial.div_reset(now, counter);
             hw.timer.write(0xFF04, 0, now);
             hw.timer_irq_edge();
             hw.reschedule();

@@ -12,6 +12,8 @@ const BIT_PERIOD: u64 = 512;
 /// The serial clock's edges lag the system counter by one M-cycle
 /// (calibrated with Mooneye serial/boot_sclk_align-dmgABCmgb).
 const CLOCK_PHASE: u64 = 4;
+/// Half a bit period: the clock toggles this often.
+const HALF_PERIOD: u64 = BIT_PERIOD / 2;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Serial {
@@ -19,6 +21,9 @@ pub struct Serial {
     pub sc: u8,
     /// Completion time of the transfer in progress (u64::MAX if none).
     done_at: u64,
+    /// The clock's lead on the system counter: [`CLOCK_PHASE`] from power-on,
+    /// 0 once a DIV write has reset both.
+    phase: u64,
     pub output: Vec<u8>,
 }
 
@@ -28,6 +33,7 @@ impl Serial {
             sb: 0,
             sc: 0x7E,
             done_at: u64::MAX,
+            phase: CLOCK_PHASE,
             output: Vec::new(),
         }
     }
@@ -65,13 +71,57 @@ impl Serial {
         self.sc = value | 0x7E;
         if value & 0x81 == 0x81 {
             self.output.push(self.sb);
-            // First falling edge of counter bit 8, then 7 more.
-            let r = (counter as u64 + CLOCK_PHASE) & (BIT_PERIOD - 1);
-            self.done_at = now + (BIT_PERIOD - r) + 7 * BIT_PERIOD;
+            // The transfer counts the clock's transitions (every half
+            // period) from the first rising edge after the start to the
+            // eighth falling edge: 16 of them, or 17 when the clock is
+            // high at the start and first falls (gambatte hwtests
+            // serial/start_wait_read_if_2 vs nopx1_start_wait_read_if_1:
+            // a start in the high half takes one period more).
+            let c = counter as u64 + self.phase;
+            let high = c & HALF_PERIOD != 0;
+            self.done_at = Self::after_transitions(now, c, 16 + high as u64);
         } else {
-            // External clock (no partner: never completes) or transfer stopped.
             self.done_at = u64::MAX;
         }
+    }
+
+    /// The time of the `n`-th transition (n >= 1) of the serial clock after
+    /// `now`, with `c` its phase counter at `now`.
+    fn after_transitions(now: u64, c: u64, n: u64) -> u64 {
+        now + (HALF_PERIOD - (c & (HALF_PERIOD - 1))) + (n - 1) * HALF_PERIOD
+    }
+
+    /// A DIV write at `now` resets the system counter (`counter` is its
+    /// value before), and the serial clock with it: a transfer in progress
+    /// has seen the transitions up to now, one more when the reset makes
+    /// counter bit 7 fall (the transitions are that bit's falling edges),
+    /// and counts the rest from the reset (gambatte
+    /// hwtests serial/div_write_start_wait_read_if_1,
+    /// start_late_div_write_wait_read_if_1a/2a/3a/4). From then on the
+    /// clock runs in phase with the counter: the power-on lead
+    /// ([`CLOCK_PHASE`]) is gone.
+    pub fn div_reset(&mut self, now: u64, counter: u16) {
+        let c = counter as u64 + self.phase;
+        self.phase = 0;
+        if self.done_at == u64::MAX || now >= self.done_at {
+            return;
+        }
+        let next = Self::after_transitions(now, c, 1);
+        let mut left = if self.done_at >= next {
+            (self.done_at - next) / HALF_PERIOD + 1
+        } else {
+            0
+        };
+        // The clock counts falling edges of the counter bit below its own;
+        // the reset makes that bit fall when it was set.
+        if c & (HALF_PERIOD / 2) != 0 {
+            left = left.saturating_sub(1);
+        }
+        self.done_at = if left == 0 {
+            now
+        } else {
+            Self::after_transitions(now, 0, left)
+        };
     }
 }
 
@@ -87,6 +137,7 @@ impl Stateful for Serial {
         w.u8(self.sb);
         w.u8(self.sc);
         w.u64(self.done_at);
+        w.u64(self.phase);
         w.bytes(&self.output);
         w.end_section();
     }
@@ -95,6 +146,13 @@ impl Stateful for Serial {
         self.sb = r.u8()?;
         self.sc = r.u8()? | 0x7E;
         self.done_at = r.u64()?;
+        self.phase = r.u64()?;
+        if self.phase > CLOCK_PHASE {
+            return Err(crate::error::Error::InvalidState(format!(
+                "serial clock phase {} out of range (0..={CLOCK_PHASE})",
+                self.phase
+            )));
+        }
         self.output = r.bytes()?.to_vec();
         r.end_section()
     }
