@@ -1,0 +1,160 @@
+//! Unit tests of the PPU renderers.
+
+use super::*;
+
+/// xorshift64*: deterministic scenes without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn byte(&mut self) -> u8 {
+        (self.next() >> 32) as u8
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        (self.next() >> 16) % n
+    }
+}
+
+/// A random scene: VRAM, OAM (objects crowded onto the screen) and
+/// registers.
+fn random_ppu(rng: &mut Rng) -> Ppu {
+    let mut p = Ppu::post_boot();
+    for b in p.vram.iter_mut() {
+        // Some all-zero bytes, for transparent and colour-0 runs.
+        *b = if rng.below(4) == 0 { 0 } else { rng.byte() };
+    }
+    for i in 0..40 {
+        p.oam[i * 4] = rng.below(176) as u8;
+        p.oam[i * 4 + 1] = rng.below(176) as u8;
+        p.oam[i * 4 + 2] = rng.byte();
+        p.oam[i * 4 + 3] = rng.byte();
+    }
+    p.lcdc = 0x80 | rng.byte();
+    p.scx = rng.byte();
+    p.scy = rng.byte();
+    p.wx = rng.below(172) as u8;
+    p.wy = rng.below(150) as u8;
+    p.bgp = rng.byte();
+    p.obp0 = rng.byte();
+    p.obp1 = rng.byte();
+    p.rendering = true;
+    p
+}
+
+/// Draw one whole frame line by line, as the PPU does when rendering.
+fn draw_frame(p: &mut Ppu) {
+    p.window_line = 0;
+    p.wy_triggered = false;
+    for ly in 0..144u8 {
+        p.ly = ly;
+        p.start_line_drawing();
+        p.finish_line_drawing();
+    }
+}
+
+#[test]
+fn line_cache_redraws_exactly_what_changed() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for scene in 0..40 {
+        let mut cached = random_ppu(&mut rng);
+        draw_frame(&mut cached);
+        for step in 0..60 {
+            // One change (or none) between frames, of every kind the
+            // cache must notice.
+            match rng.below(9) {
+                0 => {
+                    let i = rng.below(0x2000) as usize;
+                    cached.write_vram(i, rng.byte());
+                }
+                1 => {
+                    let i = rng.below(0xA0) as usize;
+                    cached.write_oam(i, rng.byte());
+                }
+                2 => cached.scx = rng.byte(),
+                3 => cached.scy = rng.byte(),
+                4 => cached.bgp = rng.byte(),
+                5 => cached.obp0 = rng.byte(),
+                6 => cached.wx = rng.below(172) as u8,
+                7 => cached.lcdc = 0x80 | rng.byte(),
+                _ => {}
+            }
+            let mut fresh = cached.clone();
+            fresh.clear_frame();
+            draw_frame(&mut cached);
+            draw_frame(&mut fresh);
+            assert_eq!(
+                cached.window_line, fresh.window_line,
+                "scene {scene} step {step}"
+            );
+            assert!(
+                cached.frame[..] == fresh.frame[..],
+                "scene {scene} step {step}: cached rows differ from a full redraw"
+            );
+        }
+    }
+}
+
+#[test]
+fn line_cache_skips_unchanged_lines_only() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut p = random_ppu(&mut rng);
+    p.lcdc = 0x91; // BG on, window and objects off: every line differs from a blank row
+    draw_frame(&mut p);
+    let drawn = p.frame.clone();
+    // Nothing changed: no line is drawn again (a scribbled row stays).
+    p.frame[..WIDTH].fill(9);
+    draw_frame(&mut p);
+    assert!(p.frame[..WIDTH].iter().all(|&s| s == 9));
+    assert_eq!(p.frame[WIDTH..], drawn[WIDTH..]);
+    // A VRAM byte changing (even one no line uses) redraws every line.
+    let unused = 0x1FFF;
+    p.write_vram(unused, p.vram[unused] ^ 1);
+    draw_frame(&mut p);
+    assert_eq!(p.frame[..], drawn[..]);
+    // Writing the value already there is no change.
+    p.frame[..WIDTH].fill(9);
+    p.write_vram(unused, p.vram[unused]);
+    draw_frame(&mut p);
+    assert!(p.frame[..WIDTH].iter().all(|&s| s == 9));
+    // A register change redraws the lines drawn with it.
+    p.scx = p.scx.wrapping_add(1);
+    draw_frame(&mut p);
+    let mut fresh = p.clone();
+    fresh.clear_frame();
+    draw_frame(&mut fresh);
+    assert_eq!(p.frame[..], fresh.frame[..]);
+}
+
+#[test]
+fn fast_renderer_draws_what_the_fifo_draws() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for scene in 0..400 {
+        let base = random_ppu(&mut rng);
+        let mut fast = base.clone();
+        let mut reference = base;
+        reference.reference_renderer = true;
+        for ly in 0..144u8 {
+            for p in [&mut fast, &mut reference] {
+                p.ly = ly;
+                p.start_line_drawing();
+                p.finish_line_drawing();
+            }
+        }
+        assert_eq!(fast.window_line, reference.window_line, "scene {scene}");
+        for ly in 0..144 {
+            let row = ly * WIDTH..(ly + 1) * WIDTH;
+            assert_eq!(
+                fast.frame[row.clone()],
+                reference.frame[row],
+                "scene {scene}, line {ly}"
+            );
+        }
+    }
+}
