@@ -68,8 +68,9 @@ pub struct Hardware {
     ev_ppu: u64,
     ev_serial: u64,
     ev_dma: u64,
-    /// Step every component every M-cycle (slow reference path).
-    pub reference: bool,
+    /// Step every component every M-cycle (slow reference path): the one
+    /// reference switch, written only by [`Hardware::set_reference`].
+    reference: bool,
     pub cart: Cartridge,
     pub timer: Timer,
     pub ppu: Ppu,
@@ -292,7 +293,7 @@ impl Hardware {
             0xFF04..=0xFF07 => self.intf |= self.timer.catch_up(now),
             0xFF10..=0xFF3F => {
                 let counter = self.timer.system_counter(now);
-                self.apu.catch_up(now, counter, self.reference);
+                self.apu.catch_up(now, counter);
             }
             0xFF40..=0xFF4B => self.catch_up_ppu(ram),
             0xFF0F => self.catch_up_all(ram),
@@ -328,7 +329,7 @@ impl Hardware {
         let now = self.now;
         if self.apu.sound_on() {
             let counter = self.timer.system_counter(now);
-            self.apu.catch_up(now, counter, self.reference);
+            self.apu.catch_up(now, counter);
         }
         self.intf |= self.timer.catch_up(now);
         self.catch_up_ppu(ram);
@@ -452,6 +453,21 @@ impl Hardware {
             // latch (`Ppu::catch_up`): it wakes one M-cycle later.
             self.tick::<REF>(ram);
         }
+    }
+
+    /// Whether the machine runs on the reference path.
+    #[inline]
+    pub fn reference(&self) -> bool {
+        self.reference
+    }
+
+    /// The one reference switch: the bus (`Bus<true>`), the PPU renderer
+    /// (the FIFO on every line) and the APU catch-up (one T-cycle at a time)
+    /// all follow it from the next access on. See `rust/src/README.md`.
+    pub fn set_reference(&mut self, on: bool) {
+        self.reference = on;
+        self.ppu.set_reference(on);
+        self.apu.set_reference(on);
     }
 
     /// Bring everything up to date (between frames, before peeking).
@@ -678,7 +694,7 @@ impl Hardware {
                 if addr == 0xFF04 {
                     // The DIV reset can clock the APU's frame sequencer.
                     let counter = self.timer.system_counter(now);
-                    self.apu.div_reset(now, counter, self.reference);
+                    self.apu.div_reset(now, counter);
                 }
                 self.timer.write(addr, value, now);
                 self.timer_irq_edge();
@@ -1489,7 +1505,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             let now = hw.now;
             hw.intf |= hw.timer.catch_up(now);
             let counter = hw.timer.system_counter(now);
-            hw.apu.div_reset(now, counter, hw.reference);
+            hw.apu.div_reset(now, counter);
             hw.timer.write(0xFF04, 0, now);
             hw.timer_irq_edge();
             hw.reschedule();

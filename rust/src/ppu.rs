@@ -91,18 +91,18 @@ pub struct Ppu {
     obj_lines: Box<[u8; LINES]>,
     obj_lines_valid: bool,
     obj_lines_tall: bool,
-    pub lcdc: u8,
+    pub(crate) lcdc: u8,
     /// STAT interrupt enables (bits 3..6).
     stat_enables: u8,
-    pub scy: u8,
-    pub scx: u8,
+    pub(crate) scy: u8,
+    pub(crate) scx: u8,
     ly: u8,
     lyc: u8,
-    pub bgp: u8,
-    pub obp0: u8,
-    pub obp1: u8,
-    pub wy: u8,
-    pub wx: u8,
+    pub(crate) bgp: u8,
+    pub(crate) obp0: u8,
+    pub(crate) obp1: u8,
+    pub(crate) wy: u8,
+    pub(crate) wx: u8,
     mode: u8,
     /// Which line of the frame we are on (0..153); `ly` differs on line 153.
     line: u8,
@@ -115,19 +115,20 @@ pub struct Ppu {
     /// last output is kept (Mooneye stat_lyc_onoff).
     lyc_flag_off: bool,
     /// Set when VBlank starts; the machine clears it.
-    pub frame_ready: bool,
+    pub(crate) frame_ready: bool,
     /// IF bits raised by transitions inside the M-cycle ending at
     /// `late_irq_at` (transient; see `Hardware::catch_up_ppu`).
-    pub late_irq: u8,
-    pub late_irq_at: u64,
+    pub(crate) late_irq: u8,
+    pub(crate) late_irq_at: u64,
     /// The part of `late_irq` raised too late in its M-cycle for a halted
     /// CPU to wake in it.
-    pub late_halt_irq: u8,
+    pub(crate) late_halt_irq: u8,
     // ---- Pixel output (derived; not part of save states) ---------------
     /// Draw the lines of the current frame (set by the machine per frame).
-    pub rendering: bool,
-    /// Draw every line with the dot-accurate FIFO instead of the fast renderer.
-    pub reference_renderer: bool,
+    pub(crate) rendering: bool,
+    /// Draw every line with the dot-accurate FIFO instead of the fast
+    /// renderer. Set only through `Hardware::set_reference` (not saved).
+    reference: bool,
     /// Shades (0..=3 after BGP/OBP) of the frame being drawn, row-major
     /// (read through [`Ppu::frame`]).
     frame: Box<[u8; PIXELS]>,
@@ -165,7 +166,7 @@ pub struct Ppu {
     fresh_on: bool,
     /// The frame that just ended is the first after the LCD was switched
     /// on: a DMG does not show it (the screen stays blank).
-    pub blank_frame: bool,
+    pub(crate) blank_frame: bool,
     /// LY matched WY on some line of this frame (the window may start).
     wy_triggered: bool,
     /// Register writes that landed during this line's mode 3, with the
@@ -211,7 +212,7 @@ impl Ppu {
             late_irq_at: 0,
             late_halt_irq: 0,
             rendering: false,
-            reference_renderer: false,
+            reference: false,
             frame: Box::new([0; PIXELS]),
             content_gen: 0,
             cache_gen: 0,
@@ -350,6 +351,13 @@ impl Ppu {
     pub fn clear_frame(&mut self) {
         self.frame.fill(0);
         self.lines_valid = [0; 3];
+    }
+
+    /// Draw every line with the reference renderer (the FIFO) from now on.
+    /// The machine's reference switch is `Hardware::set_reference`, which
+    /// calls this.
+    pub(crate) fn set_reference(&mut self, on: bool) {
+        self.reference = on;
     }
 
     /// Register read (caller has caught up).

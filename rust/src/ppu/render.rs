@@ -144,7 +144,7 @@ impl Ppu {
         if self.ly >= 144 {
             return;
         }
-        if self.reference_renderer || !self.mid_writes.is_empty() {
+        if self.reference || !self.mid_writes.is_empty() {
             let regs = if self.mid_writes.is_empty() {
                 self.line_regs()
             } else {

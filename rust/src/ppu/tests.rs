@@ -139,7 +139,7 @@ fn fast_renderer_draws_what_the_fifo_draws() {
         let base = random_ppu(&mut rng);
         let mut fast = base.clone();
         let mut reference = base;
-        reference.reference_renderer = true;
+        reference.set_reference(true);
         for ly in 0..144u8 {
             for p in [&mut fast, &mut reference] {
                 p.ly = ly;
