@@ -158,3 +158,122 @@ fn fast_renderer_draws_what_the_fifo_draws() {
         }
     }
 }
+
+// ---- `skip_lines` and its twin -------------------------------------------
+
+/// Everything the line skip could get wrong: the saved state (registers,
+/// VRAM, OAM, line, phase, schedule, window counters, STAT line), the
+/// pixels, the register reads, and the late requests as the bus sees them
+/// at `now` (it reads `late_irq` only when `late_irq_at` is the current
+/// M-cycle: a request from a skipped line is never that).
+fn skip_state(p: &Ppu, now: u64) -> (Vec<u8>, Vec<u8>, [u64; 5], Vec<u8>) {
+    let mut w = StateWriter::new();
+    p.save(&mut w);
+    let regs = (0xFF40..=0xFF4B).map(|a| p.read(a)).collect();
+    let (late, late_halt) = if p.late_irq_at == now {
+        (p.late_irq, p.late_halt_irq)
+    } else {
+        (0, 0)
+    };
+    let timing = [
+        late as u64,
+        late_halt as u64,
+        p.next_event(),
+        p.frame_ready as u64,
+        p.blank_frame as u64,
+    ];
+    (w.into_bytes(), p.frame().to_vec(), timing, regs)
+}
+
+/// Run `p` forward in random steps (a few dots up to several frames)
+/// twice: with `catch_up` (which jumps over lines with `skip_lines`) and
+/// with `catch_up_by_transitions` (every transition); both must return the
+/// same interrupt bits and end in the same state after every step. STAT
+/// enables, LYC and drawing are varied so that every stop of the skip
+/// (mode 0/2 sources, the LYC line, VBlank, line 153) is met.
+fn check_skip_twin(mut p: Ppu, rng: &mut Rng, now: &mut u64, ctx: &str) {
+    if rng.below(3) != 0 {
+        p.stat_enables = rng.byte() & 0x78;
+    }
+    if rng.below(2) == 0 {
+        p.lyc = rng.below(156) as u8;
+    }
+    p.rendering = rng.below(2) == 0;
+    let mut fast = p.clone();
+    let mut twin = p;
+    for step in 0..40 {
+        *now += match rng.below(6) {
+            0 => 1 + rng.below(8),
+            1 => 4 * (1 + rng.below(40)),
+            2 => DOTS_PER_LINE * (1 + rng.below(20)) + rng.below(DOTS_PER_LINE),
+            3 => DOTS_PER_FRAME * (1 + rng.below(3)) + rng.below(DOTS_PER_FRAME),
+            _ => rng.below(3 * DOTS_PER_LINE),
+        };
+        let a = fast.catch_up(*now);
+        let b = twin.catch_up_by_transitions(*now);
+        assert_eq!(a, b, "{ctx}, step {step}: IF bits at {now}");
+        let (sa, sb) = (skip_state(&fast, *now), skip_state(&twin, *now));
+        assert!(
+            sa == sb,
+            "{ctx}, step {step}: the line skip and the transitions disagree at {now}"
+        );
+        if rng.below(8) == 0 {
+            // Something the CPU might do between catch-ups.
+            let (addr, value) = match rng.below(4) {
+                0 => (0xFF41, rng.byte()),
+                1 => (0xFF45, rng.below(156) as u8),
+                2 => (0xFF40, rng.byte() | 0x80),
+                _ => (0xFF4A, rng.byte()),
+            };
+            assert_eq!(fast.write(addr, value, *now), twin.write(addr, value, *now));
+        }
+    }
+}
+
+/// `skip_lines` against its twin on random scenes (no ROMs needed).
+#[test]
+fn skip_lines_matches_transitions() {
+    let mut rng = Rng(0x5EED_0F11_E5A7);
+    for scene in 0..60 {
+        let p = random_ppu(&mut rng);
+        let mut now = p.line_start;
+        check_skip_twin(p, &mut rng, &mut now, &format!("scene {scene}"));
+    }
+}
+
+/// `skip_lines` against its twin from the PPU states of real ROMs (taken
+/// every few frames of a run on the fast path). Skips, with the reason,
+/// when `$EMURUST_ROMS` (default `../shared/roms`) lacks them.
+#[test]
+fn skip_lines_matches_transitions_on_roms() {
+    let dir = match std::env::var_os("EMURUST_ROMS") {
+        Some(p) => std::path::PathBuf::from(p),
+        None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/roms"),
+    };
+    let mut rng = Rng(0xB0BC_A75E_ED01);
+    for rel in [
+        "acid2/dmg-acid2.gb",
+        "homebrew/tobutobugirl/tobu.gb",
+        "homebrew/2048/2048.gb",
+        "mooneye/acceptance/ppu/stat_irq_blocking.gb",
+        "blargg/cpu_instrs/cpu_instrs.gb",
+    ] {
+        let path = dir.join(rel);
+        let Ok(rom) = std::fs::read(&path) else {
+            eprintln!(
+                "SKIPPED: test ROM {} not available; set EMURUST_ROMS",
+                path.display()
+            );
+            continue;
+        };
+        let mut gb = crate::GameBoy::new(&rom, None).unwrap();
+        for frame in 0..240u64 {
+            gb.run_frame(frame % 3 == 0);
+            if frame % 8 == 7 {
+                let p = gb.hardware().ppu.clone();
+                let mut now = gb.cycles();
+                check_skip_twin(p, &mut rng, &mut now, &format!("{rel} frame {frame}"));
+            }
+        }
+    }
+}

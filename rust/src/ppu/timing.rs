@@ -216,14 +216,28 @@ impl Ppu {
     }
 
     /// Process every transition due at or before `now`; returns IF bits.
+    /// Whole lines with nothing observable are jumped over (`skip_lines`).
     #[inline]
     pub fn catch_up(&mut self, now: u64) -> u8 {
+        self.advance::<true>(now)
+    }
+
+    /// The reference twin of [`Ppu::catch_up`]: every transition up to `now`
+    /// one at a time, never `skip_lines`. The reference path gets the same
+    /// by catching up every M-cycle; `ppu::tests` checks the two agree.
+    pub fn catch_up_by_transitions(&mut self, now: u64) -> u8 {
+        self.advance::<false>(now)
+    }
+
+    /// `catch_up` with (`SKIP`) or without the line skip.
+    #[inline(always)]
+    fn advance<const SKIP: bool>(&mut self, now: u64) -> u8 {
         let mut irq = 0;
         while self.next <= now {
             // `skip_lines` needs `now` a whole line past the end of the
             // current line, which ends at or after `next`: most catch-ups
             // (a CPU polling STAT or LY) are nowhere near, and skip the call.
-            if now >= self.next + DOTS_PER_LINE {
+            if SKIP && now >= self.next + DOTS_PER_LINE {
                 irq |= self.skip_lines(now);
             }
             let t = self.next;
@@ -262,8 +276,10 @@ impl Ppu {
     /// Fast path of `catch_up`: jump over whole lines whose transitions can
     /// have no visible effect (no mode 0/2 STAT source enabled, not crossing
     /// the start of VBlank, line 153 or the LYC line), landing at the end of
-    /// the last skipped line. The reference path never takes it (it catches
-    /// up every M-cycle), and the reference-path tests check both agree.
+    /// the last skipped line. Its twin is [`Ppu::catch_up_by_transitions`]
+    /// (`ppu::tests::skip_lines_matches_transitions`); the reference path
+    /// never takes it either (it catches up every M-cycle), and the
+    /// reference-path tests check the whole machine agrees.
     fn skip_lines(&mut self, now: u64) -> u8 {
         if self.stat_enables & 0x28 != 0 || self.phase == Phase::Off || self.line >= 152 {
             return 0;
