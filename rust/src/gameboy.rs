@@ -12,7 +12,7 @@ use crate::screen::{Screen, PIXELS};
 use crate::state::{unseal, StateReader, StateWriter, Stateful};
 
 /// Largest ROM accepted (MBC5's 8 MiB).
-pub const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
+pub use crate::cartridge::header::MAX_ROM_SIZE;
 const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
 /// Bump when the state layout changes; older states are rejected by name.
 pub const STATE_VERSION: u32 = 3;
