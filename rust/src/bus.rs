@@ -890,9 +890,9 @@ impl Stateful for Hardware {
 /// The bus keeps its own copy of the clock (`now`) and of the next event
 /// time, so the per-M-cycle `now += 4; if now >= next_event` of the fast
 /// path touches the bus struct directly instead of going through the
-/// `hw` pointer to `Hardware`'s fields (perf on Tobu Tobu Girl: the clock
-/// update was the largest single cost of the interpreter; this copy made
-/// the fast path about 10% faster there). The copy is written back to
+/// `hw` pointer to `Hardware`'s fields (the clock update was the largest
+/// single cost of the interpreter; bench/README.md, "Figures moved out of
+/// the code"). The copy is written back to
 /// `hw.now` before every call that can look at the time (the slow arms of
 /// reads and writes, events, HALT, STOP) and when the bus is dropped; on
 /// the reference path `hw.now` is current after every tick.
@@ -1099,9 +1099,8 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             // The loop runs on a copy of the CPU: `cpu` is part of the
             // returned tuple, which the optimizer otherwise works on in
             // place (in memory, through a pointer). On the copy it keeps PC
-            // in a machine register: cpu_instrs, which runs from work RAM,
-            // executes 10 % fewer host instructions and runs 13 % faster
-            // (bench/README.md, "Profiling on a noisy machine").
+            // in a machine register, which pays for code in work RAM
+            // (bench/README.md, "A copy of the CPU in work-RAM runs").
             let mut c = cpu;
             loop {
                 let op = c.fetch8(&mut run);
@@ -1354,10 +1353,9 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     }
 
     /// `synced`, out of line, for the slow writes and the OAM-bug cycle of
-    /// a straight ROM run: it keeps the run's loop small (Tobu Tobu Girl and
-    /// 2048: 2 % fewer host instructions). Work-RAM runs keep `synced`
-    /// inline: out of line, cpu_instrs, which runs there, executed 2.5 %
-    /// more.
+    /// a straight ROM run: it keeps the run's loop small. Work-RAM runs
+    /// keep `synced` inline, which measured better there (bench/README.md,
+    /// "Slow writes out of line in ROM runs").
     #[cold]
     #[inline(never)]
     fn synced_out_of_line<R>(&mut self, f: impl FnOnce(&mut Hardware, &mut Ram) -> R) -> R {
@@ -1434,7 +1432,8 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn idle_idu(&mut self, addr: u16) {
         // Test the address before the tick: the same cost, but it measurably
-        // keeps the hot opcode arms tighter (tobu.gb: ~+2% vs ~+7% CPU time).
+        // keeps the hot opcode arms tighter (bench/README.md, "Figures moved
+        // out of the code").
         let oam = addr >> 8 == 0xFE;
         self.tick();
         if oam {
