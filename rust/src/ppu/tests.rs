@@ -1,4 +1,5 @@
-//! Unit tests of the PPU renderers.
+//! Unit tests of the PPU: the fast renderer against the FIFO, the line cache,
+//! and `skip_lines` against its twin `catch_up_by_transitions`.
 
 use super::*;
 
