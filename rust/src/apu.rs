@@ -19,7 +19,7 @@
 //! nothing unless the game touches a sound register, and no scheduler event
 //! exists for it.
 //!
-//! The reference twin (`reference == true`, used by `Hardware::reference`)
+//! The reference twin (chosen by `Hardware::set_reference`, the one switch)
 //! steps every channel and the frame-sequencer edge detector one T-cycle at a
 //! time; unit tests and the `reference_path` integration test check the two
 //! agree.
@@ -44,8 +44,8 @@ use channels::{Channel, Common, Envelope, Noise, Square, Wave};
 use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter, Stateful};
 
-/// T-cycles per second.
-pub const CLOCK_HZ: u64 = 4_194_304;
+/// T-cycles per second (defined in `timer.rs`).
+pub use crate::timer::CLOCK_HZ;
 /// Accepted sample rates (Hz).
 pub const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 8000..=192_000;
 /// The frame sequencer steps on every falling edge of system-counter bit 12.
@@ -144,6 +144,9 @@ impl SampleOut {
 pub struct Apu {
     chip: Chip,
     out: SampleOut,
+    /// Catch up with the one-T-cycle reference twin instead of the lazy
+    /// fast path. Set only through `Hardware::set_reference` (not saved).
+    reference: bool,
 }
 
 /// Length counter clock (frame-sequencer steps 0, 2, 4, 6).
@@ -657,6 +660,7 @@ impl Apu {
         Apu {
             chip: c,
             out: SampleOut::default(),
+            reference: false,
         }
     }
 
@@ -665,20 +669,21 @@ impl Apu {
         Apu {
             chip: Chip::new(),
             out: SampleOut::default(),
+            reference: false,
         }
     }
 
     /// Bring the APU up to `now`; `counter` is the system counter at `now`
     /// (the frame sequencer steps on its bit 12 falling edges).
     #[inline]
-    pub fn catch_up(&mut self, now: u64, counter: u16, reference: bool) {
+    pub fn catch_up(&mut self, now: u64, counter: u16) {
         if now > self.chip.last {
             let out = if self.out.rate != 0 {
                 Some(&mut self.out)
             } else {
                 None
             };
-            self.chip.catch_up(now, counter, reference, out);
+            self.chip.catch_up(now, counter, self.reference, out);
         }
     }
 
@@ -686,11 +691,18 @@ impl Apu {
     /// counter just before. Catches up, then a falling edge of bit 12 steps
     /// the frame sequencer.
     #[inline(never)]
-    pub fn div_reset(&mut self, now: u64, counter: u16, reference: bool) {
-        self.catch_up(now, counter, reference);
+    pub fn div_reset(&mut self, now: u64, counter: u16) {
+        self.catch_up(now, counter);
         if self.chip.powered && counter & 0x1000 != 0 {
             self.chip.frame_step(now);
         }
+    }
+
+    /// Catch up with the reference twin (one T-cycle at a time) from now on.
+    /// The machine's reference switch is `Hardware::set_reference`, which
+    /// calls this; only the APU's own tests call it directly.
+    pub(crate) fn set_reference(&mut self, on: bool) {
+        self.reference = on;
     }
 
     /// Register read at `now` as the CPU would see it. Normally the APU has
@@ -1103,6 +1115,7 @@ mod tests {
             fast.set_sample_rate(Some(8000 + rng.below(90_000)))
                 .unwrap();
             let mut slow = fast.clone();
+            slow.set_reference(true);
             // System counter = t + offset.
             let mut offset = rng.next() as u64;
             let mut now = 0u64;
@@ -1118,7 +1131,7 @@ mod tests {
                     0 => {
                         // A debugger peek before catching up.
                         let addr = 0xFF10 + rng.below(0x30) as u16;
-                        slow.catch_up(now, counter, true);
+                        slow.catch_up(now, counter);
                         assert_eq!(
                             fast.read(addr, now, counter),
                             slow.read(addr, now, counter),
@@ -1127,13 +1140,13 @@ mod tests {
                         continue;
                     }
                     1 => {
-                        fast.div_reset(now, counter, false);
-                        slow.div_reset(now, counter, true);
+                        fast.div_reset(now, counter);
+                        slow.div_reset(now, counter);
                         offset = 0u64.wrapping_sub(now);
                     }
                     2..=4 => {
-                        fast.catch_up(now, counter, false);
-                        slow.catch_up(now, counter, true);
+                        fast.catch_up(now, counter);
+                        slow.catch_up(now, counter);
                         let addr = 0xFF10 + rng.below(0x30) as u16;
                         assert_eq!(
                             fast.read(addr, now, counter),
@@ -1142,8 +1155,8 @@ mod tests {
                         );
                     }
                     _ => {
-                        fast.catch_up(now, counter, false);
-                        slow.catch_up(now, counter, true);
+                        fast.catch_up(now, counter);
+                        slow.catch_up(now, counter);
                         let (addr, v) = random_write(&mut rng);
                         fast.write(addr, v, now);
                         slow.write(addr, v, now);
@@ -1203,7 +1216,7 @@ mod tests {
             assert_eq!(synced(&a, now), synced(&b, now), "setup {i}");
             // A huge gap stays fast.
             let far = now + (1 << 40);
-            a.catch_up(far, far as u16, false);
+            a.catch_up(far, far as u16);
             assert!(a.chip.last == far);
         }
     }
@@ -1218,10 +1231,10 @@ mod tests {
         a.write(0xFF19, 0xC0, 0);
         assert_eq!(a.read(0xFF26, 0, 0) & 2, 2);
         // Counter 0x0FFC at t=4: bit 12 clear, no step.
-        a.div_reset(4, 0x0FFC, false);
+        a.div_reset(4, 0x0FFC);
         assert_eq!(a.read(0xFF26, 4, 0) & 2, 2);
         // Counter 0x1000 later: bit 12 set, falling edge, step 0 clocks length.
-        a.div_reset(4 + 0x1000, 0x1000, false);
+        a.div_reset(4 + 0x1000, 0x1000);
         assert_eq!(a.read(0xFF26, 4 + 0x1000, 0) & 2, 0);
     }
 
@@ -1237,7 +1250,7 @@ mod tests {
         ] {
             a.write(addr, v, 0);
         }
-        a.catch_up(123_456, 0x1234, false);
+        a.catch_up(123_456, 0x1234);
         let mut w = StateWriter::new();
         a.save(&mut w);
         let bytes = w.into_bytes();
@@ -1246,8 +1259,8 @@ mod tests {
         b.load(&mut StateReader::new(&bytes)).unwrap();
         a.clear_samples();
         assert_eq!(a, b);
-        a.catch_up(300_000, 0x5678, false);
-        b.catch_up(300_000, 0x5678, false);
+        a.catch_up(300_000, 0x5678);
+        b.catch_up(300_000, 0x5678);
         assert_eq!(a, b);
         assert!(!a.samples().is_empty());
         for bad in [0, 7999, 192_001] {
@@ -1273,7 +1286,7 @@ mod tests {
         let mut now = 0;
         for _ in 0..200_000 {
             now += rng.below(64) as u64;
-            a.catch_up(now, now as u16, false);
+            a.catch_up(now, now as u16);
             let addr = 0xFF10 + rng.below(0x30) as u16;
             a.write(addr, rng.next() as u8, now);
             a.read(addr, now, now as u16);

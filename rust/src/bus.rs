@@ -72,8 +72,9 @@ pub struct Hardware {
     ev_ppu: u64,
     ev_serial: u64,
     ev_dma: u64,
-    /// Step every component every M-cycle (slow reference path).
-    pub reference: bool,
+    /// Step every component every M-cycle (slow reference path): the one
+    /// reference switch, written only by [`Hardware::set_reference`].
+    reference: bool,
     pub cart: Cartridge,
     pub timer: Timer,
     pub ppu: Ppu,
@@ -367,7 +368,7 @@ impl Hardware {
             0xFF04..=0xFF07 => self.intf |= self.timer.catch_up(now),
             0xFF10..=0xFF3F => {
                 let counter = self.timer.system_counter(now);
-                self.apu.catch_up(now, counter, self.reference);
+                self.apu.catch_up(now, counter);
             }
             0xFF40..=0xFF4B => self.catch_up_ppu(ram),
             0xFF0F => self.catch_up_all(ram),
@@ -403,7 +404,7 @@ impl Hardware {
         let now = self.now;
         if self.apu.sound_on() {
             let counter = self.timer.system_counter(now);
-            self.apu.catch_up(now, counter, self.reference);
+            self.apu.catch_up(now, counter);
         }
         self.intf |= self.timer.catch_up(now);
         self.catch_up_ppu(ram);
@@ -527,6 +528,21 @@ impl Hardware {
             // latch (`Ppu::catch_up`): it wakes one M-cycle later.
             self.tick::<REF>(ram);
         }
+    }
+
+    /// Whether the machine runs on the reference path.
+    #[inline]
+    pub fn reference(&self) -> bool {
+        self.reference
+    }
+
+    /// The one reference switch: the bus (`Bus<true>`), the PPU renderer
+    /// (the FIFO on every line) and the APU catch-up (one T-cycle at a time)
+    /// all follow it from the next access on. See `rust/src/README.md`.
+    pub fn set_reference(&mut self, on: bool) {
+        self.reference = on;
+        self.ppu.set_reference(on);
+        self.apu.set_reference(on);
     }
 
     /// Bring everything up to date (between frames, before peeking).
@@ -759,7 +775,7 @@ impl Hardware {
                     let counter = self.timer.system_counter(now);
                     self.intf |= self.serial.catch_up(now);
                     self.serial.div_reset(now, counter);
-                    self.apu.div_reset(now, counter, self.reference);
+                    self.apu.div_reset(now, counter);
                 }
                 self.timer.write(addr, value, now);
                 self.timer_irq_edge();
@@ -961,9 +977,9 @@ impl Stateful for Hardware {
 /// The bus keeps its own copy of the clock (`now`) and of the next event
 /// time, so the per-M-cycle `now += 4; if now >= next_event` of the fast
 /// path touches the bus struct directly instead of going through the
-/// `hw` pointer to `Hardware`'s fields (perf on Tobu Tobu Girl: the clock
-/// update was the largest single cost of the interpreter; this copy made
-/// the fast path about 10% faster there). The copy is written back to
+/// `hw` pointer to `Hardware`'s fields (the clock update was the largest
+/// single cost of the interpreter; bench/README.md, "Figures moved out of
+/// the code"). The copy is written back to
 /// `hw.now` before every call that can look at the time (the slow arms of
 /// reads and writes, events, HALT, STOP) and when the bus is dropped; on
 /// the reference path `hw.now` is current after every tick.
@@ -1208,9 +1224,8 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             // The loop runs on a copy of the CPU: `cpu` is part of the
             // returned tuple, which the optimizer otherwise works on in
             // place (in memory, through a pointer). On the copy it keeps PC
-            // in a machine register: cpu_instrs, which runs from work RAM,
-            // executes 10 % fewer host instructions and runs 13 % faster
-            // (bench/README.md, "Profiling on a noisy machine").
+            // in a machine register, which pays for code in work RAM
+            // (bench/README.md, "A copy of the CPU in work-RAM runs").
             let mut c = cpu;
             loop {
                 let op = c.fetch8(&mut run);
@@ -1473,10 +1488,9 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     }
 
     /// `synced`, out of line, for the slow writes and the OAM-bug cycle of
-    /// a straight ROM run: it keeps the run's loop small (Tobu Tobu Girl and
-    /// 2048: 2 % fewer host instructions). Work-RAM runs keep `synced`
-    /// inline: out of line, cpu_instrs, which runs there, executed 2.5 %
-    /// more.
+    /// a straight ROM run: it keeps the run's loop small. Work-RAM runs
+    /// keep `synced` inline, which measured better there (bench/README.md,
+    /// "Slow writes out of line in ROM runs").
     #[cold]
     #[inline(never)]
     fn synced_out_of_line<R>(&mut self, f: impl FnOnce(&mut Hardware, &mut Ram) -> R) -> R {
@@ -1560,7 +1574,8 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn idle_idu(&mut self, addr: u16) {
         // Test the address before the tick: the same cost, but it measurably
-        // keeps the hot opcode arms tighter (tobu.gb: ~+2% vs ~+7% CPU time).
+        // keeps the hot opcode arms tighter (bench/README.md, "Figures moved
+        // out of the code").
         let oam = addr >> 8 == 0xFE;
         self.tick();
         if oam {
@@ -1631,7 +1646,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             let now = hw.now;
             hw.intf |= hw.timer.catch_up(now);
             let counter = hw.timer.system_counter(now);
-            hw.apu.div_reset(now, counter, hw.reference);
+            hw.apu.div_reset(now, counter);
             hw.intf |= hw.serial.catch_up(now);
             hw.serial.div_reset(now, counter);
             hw.timer.write(0xFF04, 0, now);

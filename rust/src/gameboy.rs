@@ -12,7 +12,7 @@ use crate::screen::{Screen, PIXELS};
 use crate::state::{unseal, StateReader, StateWriter, Stateful};
 
 /// Largest ROM accepted (MBC5's 8 MiB).
-pub const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
+pub use crate::cartridge::header::MAX_ROM_SIZE;
 const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
 /// Bump when the state layout changes; older states are rejected by name.
 pub const STATE_VERSION: u32 = 4;
@@ -93,7 +93,7 @@ impl Core {
             let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
             let bus = DiagBus { inner, diag };
             self.cpu.run_until(bus, |b| b.inner.hw.frame_done);
-        } else if self.hw.reference {
+        } else if self.hw.reference() {
             let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
             self.cpu.run_until(bus, |b| b.hw.frame_done);
         } else {
@@ -142,7 +142,6 @@ impl Core {
         self.hw.run_break = false;
         self.hw.apu.clear_samples();
         self.hw.ppu.rendering = render;
-        self.hw.ppu.reference_renderer = self.hw.reference;
     }
 
     /// Run the CPU until `done` holds for the hardware (looked at where
@@ -162,7 +161,7 @@ impl Core {
             self.cpu.run_until(bus, |b| done(b.inner.hw));
             return false;
         }
-        match (hooks, self.hw.reference) {
+        match (hooks, self.hw.reference()) {
             (Some(hooks), reference) => {
                 hooks.hit = None;
                 if reference {
@@ -234,7 +233,7 @@ impl Core {
         if let Some(diag) = self.diag.as_deref_mut() {
             let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
             self.cpu.step(&mut DiagBus { inner, diag });
-        } else if self.hw.reference {
+        } else if self.hw.reference() {
             self.cpu
                 .step(&mut Bus::<true>::new(&mut self.hw, ram, &self.code));
         } else if self.hw.dma_pending() {
@@ -342,9 +341,7 @@ impl Core {
         }
         let mut core = self.clone();
         core.cpu.load(&mut r)?;
-        let reference = core.hw.reference;
         core.hw.load(&mut r)?;
-        core.hw.reference = reference;
         r.begin_section(b"RAM ")?;
         let new_ram = r.raw(RAM_SIZE)?;
         r.end_section()?;
@@ -398,20 +395,20 @@ impl GameBoy {
             diag.saved_reference = on;
             return;
         }
-        self.core.hw.reference = on;
+        self.core.hw.set_reference(on);
         self.core.hw.sync(&self.ram);
     }
 
     /// Whether the machine runs on the reference path now (always while a
     /// trace or a fault is on).
     pub fn reference_mode(&self) -> bool {
-        self.core.hw.reference
+        self.core.hw.reference()
     }
 
     /// The diagnostic state, switched on (reference path) if needed.
     fn diag_on(&mut self) -> &mut Diagnostics {
         if self.core.diag.is_none() {
-            let saved = self.core.hw.reference;
+            let saved = self.core.hw.reference();
             self.set_reference_mode(true);
             self.core.diag = Some(Box::new(Diagnostics::new(saved)));
         }
@@ -472,7 +469,7 @@ impl GameBoy {
     /// bookkeeping (frame count, timed button releases, the blank-frame fill)
     /// is left to the next [`GameBoy::run_frame`], which finishes the frame.
     pub fn step_to_cycle(&mut self, target: u64) -> bool {
-        let reference = self.core.hw.reference;
+        let reference = self.core.hw.reference();
         if !reference {
             self.set_reference_mode(true);
         }
@@ -654,7 +651,7 @@ impl GameBoy {
     pub fn set_sound_output(&mut self, sample_rate: Option<u32>) -> Result<()> {
         let hw = &mut self.core.hw;
         let counter = hw.timer.system_counter(hw.now);
-        hw.apu.catch_up(hw.now, counter, hw.reference);
+        hw.apu.catch_up(hw.now, counter);
         hw.apu.set_sample_rate(sample_rate)
     }
 

@@ -825,8 +825,10 @@ impl GameBoy {
         } else {
             let rate = c.hw.apu.sample_rate();
             c.hw.apu = Apu::post_boot();
+            // A fresh APU: give it the machine's reference setting again.
+            c.hw.set_reference(c.hw.reference());
             let counter = c.hw.timer.system_counter(now);
-            c.hw.apu.catch_up(now, counter, false);
+            c.hw.apu.catch_up(now, counter);
             c.hw.apu.set_sample_rate(rate)?;
         }
 

@@ -49,7 +49,7 @@ use buffers::{ScreenBuffer, ViewCache};
 /// Size of the addressable space seen through `GameBoy.memory`.
 const ADDRESS_SPACE: usize = 0x1_0000;
 /// Largest ROM accepted (the largest real cartridges, MBC5, are 8 MiB).
-const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
+use crate::gameboy::MAX_ROM_SIZE;
 /// One (r, g, b) palette colour as Python sees it.
 type Colour = (u8, u8, u8);
 /// Exact size of a DMG boot ROM.

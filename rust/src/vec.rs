@@ -190,7 +190,7 @@ impl Snapshot {
     /// left behind).
     pub(crate) fn new(mut core: Core, ram: Box<Ram>) -> Snapshot {
         if let Some(diag) = core.diag.take() {
-            core.hw.reference = diag.saved_reference;
+            core.hw.set_reference(diag.saved_reference);
         }
         Snapshot { core, ram }
     }

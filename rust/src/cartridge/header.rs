@@ -8,8 +8,10 @@ pub const ROM_BANK_SIZE: usize = 0x4000;
 pub const RAM_BANK_SIZE: usize = 0x2000;
 /// Smallest file that contains a complete header.
 pub const MIN_ROM_FILE: usize = 0x150;
-/// Largest accepted file (MBC5 maximum: 512 banks of 16 KiB).
-pub const MAX_ROM_FILE: usize = 8 * 1024 * 1024;
+/// Largest accepted file (MBC5 maximum: 512 banks of 16 KiB). The one
+/// definition of the limit: `GameBoy`, the batched engine and the Python
+/// bindings check ROMs against it too.
+pub const MAX_ROM_SIZE: usize = 8 * 1024 * 1024;
 
 /// The Nintendo logo bitmap stored at 0x0104-0x0133 of every licensed ROM
 /// (checked by the boot ROM). Used here only to detect MBC1 multicarts.
@@ -206,11 +208,11 @@ pub fn check_file(rom: &[u8]) -> Result<CartType> {
             MIN_ROM_FILE
         )));
     }
-    if rom.len() > MAX_ROM_FILE {
+    if rom.len() > MAX_ROM_SIZE {
         return Err(Error::InvalidRom(format!(
             "ROM is {} bytes, larger than the 8 MiB ({} bytes) maximum",
             rom.len(),
-            MAX_ROM_FILE
+            MAX_ROM_SIZE
         )));
     }
     let code = rom[0x147];

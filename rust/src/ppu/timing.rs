@@ -1,0 +1,529 @@
+//! Line timing: modes, transitions, STAT/LY/LYC and their interrupts, the
+//! lazy catch-up and its line skip, OAM/VRAM access windows.
+
+use super::*;
+
+impl Ppu {
+    /// Time of the next transition (u64::MAX when the LCD is off).
+    #[inline]
+    pub fn next_transition(&self) -> u64 {
+        self.next
+    }
+
+    /// Start time of the next occurrence of line `l` (after the current line).
+    pub(super) fn next_line_start(&self, l: u8) -> u64 {
+        // The line after the current one starts at `after`.
+        let after = match self.phase {
+            Phase::ToNextLine => self.next,
+            _ => self.line_start + DOTS_PER_LINE,
+        };
+        let first = if self.line == 153 { 0 } else { self.line + 1 };
+        let lines_ahead = (l as u64 + LINES_PER_FRAME - first as u64) % LINES_PER_FRAME;
+        after + lines_ahead * DOTS_PER_LINE
+    }
+
+    /// When the scheduler must next bring the PPU up to date: the next
+    /// transition that can raise an interrupt or end a frame. Transitions
+    /// that cannot are processed lazily when the CPU touches the PPU (every
+    /// PPU register, VRAM and OAM access catches up first), so a frame with
+    /// no STAT interrupts enabled costs one wake-up instead of hundreds.
+    pub fn next_event(&self) -> u64 {
+        if self.phase == Phase::Off {
+            return u64::MAX;
+        }
+        let e = self.stat_enables;
+        if e & 0x28 != 0 {
+            // Mode 0 / mode 2 STAT sources: every transition may matter.
+            return self.next;
+        }
+        // VBlank (IF.0, mode-1 STAT source, frame end) starts with line 144.
+        let mut t = self.next_line_start(144);
+        if e & 0x40 != 0 {
+            // The LY=LYC interrupt input changes when LY does (line 153:
+            // LYC=0 matches two M-cycles after LY reads 0).
+            let lyc_t = match self.lyc {
+                0 => match self.phase {
+                    Phase::ToLy0Irq => self.next,
+                    Phase::ToLy0 => self.next + LY0_IRQ_DOTS - STAT_MODE2_LAG,
+                    _ => self.next_line_start(153) + LY0_IRQ_DOTS,
+                },
+                1..=153 => self.next_line_start(self.lyc),
+                _ => u64::MAX,
+            };
+            t = t.min(lyc_t);
+        }
+        t
+    }
+
+    /// The STAT mode sources active now, as their STAT enable bits (0x08
+    /// HBlank, 0x10 VBlank, 0x20 OAM scan). The interrupt logic runs ahead
+    /// of the STAT mode bits: the HBlank source rises an M-cycle before STAT
+    /// reads mode 0. The OAM-scan source is no level but a pulse from one
+    /// M-cycle before a line starts until STAT reads mode 2 (line 0: from
+    /// its start; DMG: also before line 144), so enabling it during mode 2
+    /// raises nothing (GBMicrotest lcdon_to_oam_int_*, oam_int_*).
+    #[inline]
+    fn mode_sources(&self) -> u8 {
+        match self.phase {
+            Phase::ToHBlankRead | Phase::ToOamIrq if self.line < 144 => 0x08,
+            Phase::ToNextLine => match self.line {
+                0..=143 => 0x28,
+                _ => 0x10,
+            },
+            Phase::ToOamIrq
+            | Phase::ToMode1
+            | Phase::ToLy0
+            | Phase::ToLy0Irq
+            | Phase::ToLy0Flag => 0x10,
+            Phase::ToMode2 => 0x20,
+            _ => 0,
+        }
+    }
+
+    /// The STAT LY=LYC flag. It is 0 for the first M-cycle of lines 1..=153;
+    /// on line 153 it then still compares 153 for an M-cycle while LY reads
+    /// 0, is 0 again for an M-cycle, and compares 0 from then on (GBMicrotest
+    /// line_153_lyc0_stat_timing_*, line_153_lyc153_stat_timing_*).
+    #[inline]
+    pub(super) fn lyc_match(&self) -> bool {
+        if !self.lcd_on() {
+            return self.lyc_flag_off;
+        }
+        match self.phase {
+            Phase::ToMode2 => self.line == 0 && self.lyc == 0,
+            // Line 153: off, then still 153 while LY reads 0, off again.
+            Phase::ToLy0 | Phase::ToLy0Flag => false,
+            Phase::ToLy0Irq => self.lyc == 153,
+            _ => self.ly == self.lyc,
+        }
+    }
+
+    /// The LY=LYC input of the STAT interrupt logic: the comparison one
+    /// M-cycle ahead of the STAT flag (line 153: LYC=0 matches at +8).
+    #[inline]
+    fn lyc_irq(&self) -> bool {
+        self.ly == self.lyc && self.phase != Phase::ToLy0Irq
+    }
+
+    pub(super) fn compute_stat_line(&self) -> bool {
+        let e = self.stat_enables;
+        if !self.lcd_on() {
+            return e & 0x40 != 0 && self.lyc_flag_off;
+        }
+        (e & 0x40 != 0 && self.lyc_irq()) || e & self.mode_sources() != 0
+    }
+
+    /// The STAT interrupt line (any enabled source active).
+    #[inline]
+    pub fn stat_line(&self) -> bool {
+        self.stat_line
+    }
+
+    /// Re-evaluate the STAT line; returns IRQ_STAT on a rising edge.
+    #[inline]
+    pub(super) fn update_stat(&mut self) -> u8 {
+        let new = self.compute_stat_line();
+        let rising = new && !self.stat_line;
+        self.stat_line = new;
+        if rising {
+            IRQ_STAT
+        } else {
+            0
+        }
+    }
+
+    /// Consistency check of the schedule after loading a state.
+    pub fn check(&self) -> Result<()> {
+        let ok = match self.phase {
+            Phase::Off => self.next == u64::MAX,
+            _ => self.next >= self.line_start && self.next - self.line_start <= DOTS_PER_LINE,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidState(format!(
+                "corrupted state: PPU line start {} and next transition {} are inconsistent",
+                self.line_start, self.next
+            )))
+        }
+    }
+}
+
+impl Ppu {
+    /// How many objects overlap line `ly` (rebuilding the index if stale).
+    pub(super) fn objects_on_line(&mut self, ly: u8, tall: bool) -> u8 {
+        if !self.obj_lines_valid || self.obj_lines_tall != tall {
+            let height = if tall { 16 } else { 8 };
+            self.obj_lines.fill(0);
+            for i in 0..40 {
+                let top = self.oam[i * 4] as usize;
+                // Object Y is the screen line + 16.
+                for line in top.saturating_sub(16)..(top + height).saturating_sub(16) {
+                    if line < LINES {
+                        self.obj_lines[line] += 1;
+                    }
+                }
+            }
+            self.obj_lines_valid = true;
+            self.obj_lines_tall = tall;
+        }
+        self.obj_lines[ly as usize]
+    }
+
+    /// Length of mode 3 on the current line, in dots: 172 plus the SCX fine
+    /// scroll discard, plus object fetch penalties (Pan Docs "Mode 3 length"):
+    /// each object costs 6 dots, plus up to 5 more while the background fetch
+    /// it interrupts finishes (paid once per background tile: the leftmost
+    /// object in a tile pays the most); an object at X=0 also waits for the
+    /// SCX discard.
+    fn mode3_dots(&mut self) -> u64 {
+        let fine = (self.scx & 7) as u64;
+        let mut dots = MODE3_BASE_DOTS + fine;
+        let tall = self.lcdc & 0x04 != 0;
+        if self.lcdc & 0x02 != 0 && self.objects_on_line(self.ly, tall) != 0 {
+            let height = if tall { 16 } else { 8 };
+            let ly = self.ly as i32;
+            let mut count = 0;
+            let mut tile_wait = [0u8; 22];
+            let mut at_x0 = false;
+            for i in 0..40 {
+                let y = self.oam[i * 4] as i32 - 16;
+                if ly < y || ly >= y + height {
+                    continue;
+                }
+                let x = self.oam[i * 4 + 1] as u64;
+                if x < 168 {
+                    dots += 6;
+                    at_x0 |= x == 0;
+                    let px = x + fine;
+                    let w = &mut tile_wait[(px >> 3) as usize];
+                    *w = (*w).max(5u8.saturating_sub((px & 7) as u8));
+                }
+                count += 1;
+                if count == 10 {
+                    break;
+                }
+            }
+            dots += tile_wait.iter().map(|&w| w as u64).sum::<u64>();
+            if at_x0 {
+                dots += fine;
+            }
+        }
+        if self.lcdc & 0x20 != 0 && self.wx <= 166 && self.ly >= self.wy {
+            dots += 6;
+        }
+        dots
+    }
+
+    /// Process every transition due at or before `now`; returns IF bits.
+    /// Whole lines with nothing observable are jumped over (`skip_lines`).
+    #[inline]
+    pub fn catch_up(&mut self, now: u64) -> u8 {
+        let mut irq = 0;
+        while self.next <= now {
+            // `skip_lines` needs `now` a whole line past the end of the
+            // current line, which ends at or after `next`: most catch-ups
+            // (a CPU polling STAT or LY) are nowhere near, and skip the call.
+            if now >= self.next + DOTS_PER_LINE {
+                irq |= self.skip_lines(now);
+            }
+            let t = self.next;
+            let was = self.phase;
+            let bits = self.transition();
+            if bits != 0 {
+                // Remember which M-cycle raised them: the end of the M-cycle
+                // the transition falls in (CPU accesses are M-cycle aligned).
+                let m = (t + 3) & !3;
+                if self.late_irq_at != m {
+                    self.late_irq_at = m;
+                    self.late_irq = 0;
+                    self.late_halt_irq = 0;
+                }
+                self.late_irq |= bits;
+                // Requests raised in the second half of their M-cycle are
+                // not latched by a halted CPU until the next one: the
+                // mode-0 edge (which SCX and objects move dot by dot;
+                // Mooneye hblank_ly_scx_timing-GS against GBMicrotest
+                // hblank_int_scx*) and the OAM-scan pulse, which rises on
+                // the last dot before its M-cycle ends.
+                let halt_late = match was {
+                    Phase::ToHBlank => t & 3 != 1 && t & 3 != 2,
+                    Phase::ToOamIrq => true,
+                    _ => false,
+                };
+                if halt_late {
+                    self.late_halt_irq |= bits;
+                }
+                irq |= bits;
+            }
+        }
+        irq
+    }
+
+    /// The reference twin of [`Ppu::catch_up`]: the same transitions up to
+    /// `now`, each caught up to on its own (as the reference path, which
+    /// catches up every M-cycle, does), so `skip_lines` never runs.
+    /// `ppu::tests` checks the two agree. (A `SKIP` const generic on
+    /// `catch_up` cost the fast path 0.4-4 % more host instructions.)
+    pub fn catch_up_by_transitions(&mut self, now: u64) -> u8 {
+        let mut irq = 0;
+        while self.next <= now {
+            irq |= self.catch_up(self.next);
+        }
+        irq
+    }
+
+    /// Fast path of `catch_up`: jump over whole lines whose transitions can
+    /// have no visible effect (no mode 0/2 STAT source enabled, not crossing
+    /// the start of VBlank, line 153 or the LYC line), landing at the end of
+    /// the last skipped line. Its twin is [`Ppu::catch_up_by_transitions`]
+    /// (`ppu::tests::skip_lines_matches_transitions`); the reference path
+    /// never takes it either (it catches up every M-cycle), and the
+    /// reference-path tests check the whole machine agrees.
+    fn skip_lines(&mut self, now: u64) -> u8 {
+        if self.stat_enables & 0x28 != 0 || self.phase == Phase::Off || self.line >= 152 {
+            return 0;
+        }
+        // Drawing: the current line must have started its pixels already
+        // (its OAM scan is behind it), so that it can be finished here.
+        if self.rendering
+            && self.line < 144
+            && matches!(self.phase, Phase::ToMode2 | Phase::ToTransfer)
+        {
+            return 0;
+        }
+        let next_start = match self.phase {
+            Phase::ToNextLine => self.next,
+            _ => self.line_start + DOTS_PER_LINE,
+        };
+        if now < next_start + DOTS_PER_LINE {
+            return 0;
+        }
+        let c = self.line as u64;
+        // The line that contains `now`...
+        let mut target = c + 1 + (now - next_start) / DOTS_PER_LINE;
+        // ...but stop before VBlank starts / line 153 / the LYC line starts.
+        target = target.min(if c < 144 { 144 } else { 153 });
+        if self.stat_enables & 0x40 != 0 && (self.lyc as u64) > c {
+            target = target.min(self.lyc as u64);
+        }
+        let last = target - 1; // the line whose end we land on
+        if last <= c {
+            return 0;
+        }
+        if self.rendering {
+            // Nothing can change the skipped lines' pixels (every write that
+            // could catches the PPU up first), so draw them whole now.
+            self.flush_line();
+            for l in c + 1..=last.min(143) {
+                self.ly = l as u8;
+                self.start_line_drawing();
+                self.finish_line_drawing();
+            }
+        }
+        self.line = last as u8;
+        self.ly = self.line;
+        self.line_start = next_start + (last - c - 1) * DOTS_PER_LINE;
+        self.next = self.line_start + DOTS_PER_LINE;
+        self.phase = Phase::ToNextLine;
+        self.mode = if last < 144 { 0 } else { 1 };
+        self.update_stat()
+    }
+
+    fn transition(&mut self) -> u8 {
+        let mut irq = 0;
+        match self.phase {
+            Phase::ToMode2 => {
+                self.mode = 2;
+                self.phase = Phase::ToTransfer;
+                self.next = self.line_start + MODE3_START_DOTS;
+            }
+            Phase::ToTransfer => {
+                if self.rendering {
+                    self.start_line_drawing();
+                }
+                // Line 0 after the LCD is turned on runs two dots late.
+                let irq_dots = if self.mode == 0 {
+                    MODE0_IRQ_DOTS + 2
+                } else {
+                    MODE0_IRQ_DOTS
+                };
+                self.mode3_origin = self.line_start + FIFO_ORIGIN + irq_dots - MODE0_IRQ_DOTS;
+                self.mode = 3;
+                self.phase = Phase::ToHBlank;
+                self.next = self.line_start + irq_dots + self.mode3_dots() - MODE3_BASE_DOTS;
+                self.mode3_end = self.next;
+            }
+            Phase::ToHBlank => {
+                // The mode-0 interrupt fires now; STAT reads mode 3 (and
+                // VRAM/OAM stay locked) a little longer.
+                self.phase = Phase::ToHBlankRead;
+                self.next += MODE0_READ_LAG;
+            }
+            Phase::ToHBlankRead => {
+                self.mode = 0;
+                self.phase = Phase::ToOamIrq;
+                self.next = self.line_start + DOTS_PER_LINE - MODE2_IRQ_EARLY;
+            }
+            Phase::ToOamIrq => {
+                self.phase = Phase::ToNextLine;
+                self.next = self.line_start + DOTS_PER_LINE;
+            }
+            Phase::ToNextLine => {
+                self.flush_line();
+                // The next line starts exactly when this transition is due.
+                self.line_start = self.next;
+                self.line = if self.line == 153 { 0 } else { self.line + 1 };
+                self.ly = self.line;
+                match self.line {
+                    0..=143 => {
+                        // STAT still reads mode 0 (line 0: from VBlank, 0
+                        // too on the DMG) for one M-cycle.
+                        self.mode = 0;
+                        self.phase = Phase::ToMode2;
+                        self.next = self.line_start + STAT_MODE2_LAG;
+                    }
+                    144 => {
+                        // STAT reads mode 0 for one more M-cycle.
+                        self.mode = 0;
+                        self.window_line = 0;
+                        self.wy_triggered = false;
+                        self.blank_frame = self.fresh_on;
+                        self.fresh_on = false;
+                        self.frame_ready = true;
+                        irq |= IRQ_VBLANK;
+                        self.phase = Phase::ToMode1;
+                        self.next = self.line_start + STAT_MODE2_LAG;
+                    }
+                    153 => {
+                        self.phase = Phase::ToLy0;
+                        self.next = self.line_start + STAT_MODE2_LAG;
+                    }
+                    _ => {
+                        self.phase = Phase::ToNextLine;
+                        self.next = self.line_start + DOTS_PER_LINE;
+                    }
+                }
+            }
+            Phase::ToMode1 => {
+                self.mode = 1;
+                self.phase = Phase::ToNextLine;
+                self.next = self.line_start + DOTS_PER_LINE;
+            }
+            Phase::ToLy0 => {
+                self.ly = 0;
+                self.phase = Phase::ToLy0Irq;
+                self.next = self.line_start + LY0_IRQ_DOTS;
+            }
+            Phase::ToLy0Irq => {
+                self.phase = Phase::ToLy0Flag;
+                self.next = self.line_start + LY0_FLAG_DOTS;
+            }
+            Phase::ToLy0Flag => {
+                self.phase = Phase::ToOamIrq;
+                self.next = self.line_start + DOTS_PER_LINE - MODE2_IRQ_EARLY;
+            }
+            Phase::Off => {
+                self.next = u64::MAX;
+            }
+        }
+        irq | self.update_stat()
+    }
+
+    /// Whether a CPU read of OAM at `now` is refused (reads 0xFF): from the
+    /// start of a visible line (the LY change, one M-cycle before STAT reads
+    /// mode 2) until STAT reads mode 0. Line 0 after the LCD is turned on has
+    /// no OAM scan: OAM locks with mode 3.
+    #[inline]
+    pub fn oam_read_blocked(&self) -> bool {
+        match self.phase {
+            Phase::ToMode2 | Phase::ToHBlank | Phase::ToHBlankRead => true,
+            Phase::ToTransfer => self.mode == 2,
+            _ => false,
+        }
+    }
+
+    /// Whether a CPU write to OAM at `now` is dropped. Writes lock one
+    /// M-cycle later than reads at the line start, and pass in the M-cycle
+    /// between the OAM scan and mode 3 (Mooneye lcdon_write_timing-GS).
+    #[inline]
+    pub fn oam_write_blocked(&self, now: u64) -> bool {
+        match self.phase {
+            Phase::ToHBlank | Phase::ToHBlankRead => true,
+            Phase::ToTransfer => self.mode == 2 && now < self.line_start + MODE3_START_DOTS - 4,
+            _ => false,
+        }
+    }
+
+    /// Whether a CPU read of VRAM at `now` is refused: during mode 3, which
+    /// locks VRAM reads one M-cycle before STAT reads 3 (except on line 0
+    /// after the LCD is turned on), until STAT reads mode 0.
+    #[inline]
+    pub fn vram_read_blocked(&self, now: u64) -> bool {
+        match self.phase {
+            Phase::ToHBlank | Phase::ToHBlankRead => true,
+            Phase::ToTransfer => self.mode == 2 && now >= self.line_start + MODE3_START_DOTS - 4,
+            _ => false,
+        }
+    }
+
+    /// Whether a CPU write to VRAM is dropped: while STAT reads mode 3.
+    #[inline]
+    pub fn vram_write_blocked(&self) -> bool {
+        matches!(self.phase, Phase::ToHBlank | Phase::ToHBlankRead)
+    }
+}
+
+// Line timing, in dots from a line's start (`line_start`, when LY changes).
+// The CPU samples on M-cycle boundaries, so mostly only which boundary an
+// edge falls before matters. Fitted to Mooneye's lcdon_timing-GS and
+// lcdon_write_timing-GS tables (LY, STAT, OAM/VRAM read and write windows at
+// every M-cycle of lines 0..=2 after the LCD is turned on), intr_2_*,
+// hblank_ly_scx_timing-GS, stat_lyc_onoff, and GBMicrotest (DMG-verified).
+
+/// STAT reads mode 2 (lines 0..=143) or mode 1 (line 144), and the STAT
+/// LY=LYC flag sees the new LY, one M-cycle after LY changes.
+const STAT_MODE2_LAG: u64 = 4;
+/// STAT reads mode 3 (and VRAM is write-locked) from here.
+pub(super) const MODE3_START_DOTS: u64 = 84;
+/// The mode-0 interrupt with a 172-dot mode 3 (no SCX, objects or window);
+/// two dots later on line 0 after the LCD is turned on.
+const MODE0_IRQ_DOTS: u64 = 250;
+/// STAT reads mode 0, and OAM/VRAM unlock, this long after the mode-0
+/// interrupt. The edge falls just after an M-cycle boundary, so mode 3
+/// lengthened by 1..=4 dots ends one M-cycle later (the M-cycle steps of
+/// Mooneye intr_2_mode0_timing_sprites).
+const MODE0_READ_LAG: u64 = 3;
+/// The OAM-scan interrupt pulse rises this long before its line starts.
+pub(super) const MODE2_IRQ_EARLY: u64 = 4;
+/// Line 153: the LY=LYC interrupt input compares LYC with 0 from here, the
+/// STAT flag from `LY0_FLAG_DOTS` (LY reads 0 from `STAT_MODE2_LAG`).
+const LY0_IRQ_DOTS: u64 = 8;
+const LY0_FLAG_DOTS: u64 = 12;
+/// Line 0 after the LCD is turned on has no OAM scan but is otherwise timed
+/// like a line that started this many dots before the LCDC write.
+pub(super) const LCD_ON_EARLY: u64 = 4;
+
+// ---- OAM corruption bug support (the patterns are in `oam_bug.rs`) --------
+
+impl Ppu {
+    /// The OAM row (0..20, 8 bytes each) the OAM scan reads in the M-cycle
+    /// ending at `now`, or `None` outside mode 2 (LCD off, VBlank, the first
+    /// line after LCD on, modes 3 and 0). The caller has caught up to `now`.
+    ///
+    /// The scan reads one row per M-cycle: row `(now - line_start) / 4`.
+    /// Checked against Blargg's oam_bug 4-scanline_timing, 5-timing_bug and
+    /// 7-timing_effect, which time the bug from the LCDC write that turns
+    /// the LCD on (so they also depend on `LCD_ON_EARLY`).
+    pub fn oam_scan_row(&self, now: u64) -> Option<usize> {
+        if self.mode != 2 || self.phase != Phase::ToTransfer {
+            return None;
+        }
+        let row = now.checked_sub(self.line_start)? / 4;
+        if row < crate::oam_bug::ROWS as u64 {
+            Some(row as usize)
+        } else {
+            None
+        }
+    }
+}
