@@ -263,11 +263,18 @@ impl Hardware {
     /// 0xFDFF) and the video bus (VRAM); OAM, I/O and HRAM are on neither.
     /// A source page of 0xE0 and up reads work RAM through the echo.
     #[inline]
+    ///
+    /// A DMA restarted while another runs takes the new source's bus at
+    /// once, in the set-up M-cycles before its first byte too (then the
+    /// index is 0: gambatte hwtests oamdma_src8000_srcchange0000_busyinc,
+    /// where the opcodes fetched from ROM just after the restart from
+    /// 0x0000 are the DMA's zeros, not the program's).
+    #[inline]
     fn dma_conflict(&self, addr: u16) -> Option<u8> {
-        if self.now < self.dma.start || addr >= 0xFE00 {
+        if self.now < self.dma.block_from || addr >= 0xFE00 {
             return None;
         }
-        let i = (self.now - self.dma.start) / 4;
+        let i = self.now.saturating_sub(self.dma.start) / 4;
         let video = |a: u16| (0x8000..0xA000).contains(&a);
         (i < 160 && video(addr) == video((self.dma.source as u16) << 8)).then_some(i as u8)
     }
@@ -299,6 +306,10 @@ impl Hardware {
         let Some(i) = self.dma_conflict(addr) else {
             return self.cpu_write(ram, addr, value);
         };
+        if self.now < self.dma.start {
+            // A restart's set-up: the write is lost, nothing is copied yet.
+            return;
+        }
         // The bytes before this M-cycle's.
         self.dma_catch_up(ram, self.now - 4);
         let src = (self.dma.source as u16) << 8 | i as u16;
