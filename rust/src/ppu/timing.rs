@@ -209,7 +209,12 @@ impl Ppu {
                 dots += fine;
             }
         }
-        if self.lcdc & 0x20 != 0 && self.wx <= 166 && self.ly >= self.wy {
+        // The window costs 6 dots when it starts on the line. At WX = 166
+        // it would start on the pixel counter's last step, which a DMG
+        // does not wait for: mode 3 ends as without the window (gambatte
+        // window/m2int_wxA6_{firstline_,scx2_,scx3_,spxA7_}m3stat,
+        // m2int_wxA6_{oam,vram}busyread; while _m3stat_1 still reads 3).
+        if self.lcdc & 0x20 != 0 && self.wx < 166 && self.ly >= self.wy {
             dots += 6;
         }
         dots
