@@ -109,6 +109,12 @@ impl Ppu {
         if self.ly == self.wy {
             self.wy_triggered = true;
         }
+        self.scan_objects();
+    }
+
+    /// The OAM scan: the first ten objects (OAM order) whose rows include
+    /// LY, into `line_objs`.
+    pub(super) fn scan_objects(&mut self) {
         let tall = self.lcdc & 0x04 != 0;
         if self.objects_on_line(self.ly, tall) == 0 {
             self.line_obj_count = 0;
