@@ -178,6 +178,9 @@ pub struct Ppu {
     /// interrupt that ends it.
     mode3_origin: u64,
     mode3_end: u64,
+    /// The line (`line_start`) whose timing the writes in `mid_writes`
+    /// were logged for, on lines not drawn.
+    mid_writes_line: u64,
 }
 
 impl Ppu {
@@ -234,6 +237,7 @@ impl Ppu {
             mid_regs: LineRegs::default(),
             mode3_origin: 0,
             mode3_end: 0,
+            mid_writes_line: u64::MAX,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -393,7 +397,13 @@ impl Ppu {
             };
         let dots_before = if retime {
             if !self.line_pending {
-                // Not drawing: the writes are logged for the timing only.
+                // Not drawing: the writes are logged for the timing only
+                // (those of an earlier line are dropped here rather than on
+                // every line).
+                if self.mid_writes_line != self.line_start {
+                    self.mid_writes.clear();
+                    self.mid_writes_line = self.line_start;
+                }
                 self.scan_objects();
             }
             self.fifo_mode3_dots()

@@ -104,6 +104,8 @@ impl Ppu {
     pub(super) fn start_line_drawing(&mut self) {
         self.line_pending = true;
         self.window_starts = 0;
+        // Writes logged only for the timing of a line not drawn.
+        self.mid_writes.clear();
         self.scan_gen = self.content_gen;
         self.scan_tall = self.lcdc & 0x04 != 0;
         if self.ly == self.wy {

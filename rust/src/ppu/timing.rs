@@ -365,8 +365,6 @@ impl Ppu {
                 self.next = self.line_start + MODE3_START_DOTS;
             }
             Phase::ToTransfer => {
-                // Writes logged for the timing of the last line not drawn.
-                self.mid_writes.clear();
                 if self.rendering {
                     self.start_line_drawing();
                 }
