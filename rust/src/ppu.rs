@@ -178,6 +178,9 @@ pub struct Ppu {
     /// interrupt that ends it.
     mode3_origin: u64,
     mode3_end: u64,
+    /// The line (`line_start`) whose timing the writes in `mid_writes`
+    /// were logged for, on lines not drawn.
+    mid_writes_line: u64,
 }
 
 impl Ppu {
@@ -234,6 +237,7 @@ impl Ppu {
             mid_regs: LineRegs::default(),
             mode3_origin: 0,
             mode3_end: 0,
+            mid_writes_line: u64::MAX,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -382,6 +386,30 @@ impl Ppu {
 
     /// Register write at `now` (caller has caught up); returns IF bits.
     pub fn write(&mut self, addr: u16, value: u8, now: u64) -> u8 {
+        // A write during mode 3 (before its mode-0 interrupt) that can
+        // change how long it lasts: the window enable, object enable and
+        // LCD on bits, SCX, WY, WX.
+        let retime = self.phase == Phase::ToHBlank
+            && match addr {
+                0xFF40 => value & 0x80 != 0 && value != self.lcdc,
+                0xFF43 | 0xFF4A | 0xFF4B => value != self.read(addr),
+                _ => false,
+            };
+        let dots_before = if retime {
+            if !self.line_pending {
+                // Not drawing: the writes are logged for the timing only
+                // (those of an earlier line are dropped here rather than on
+                // every line).
+                if self.mid_writes_line != self.line_start {
+                    self.mid_writes.clear();
+                    self.mid_writes_line = self.line_start;
+                }
+                self.scan_objects();
+            }
+            self.fifo_mode3_dots()
+        } else {
+            0
+        };
         if self.line_pending && addr != 0xFF41 && addr != 0xFF45 && addr != 0xFF44 {
             // A write that lands while the line is being drawn: log it with
             // its dot, and the line is drawn by the FIFO, which applies it
@@ -399,6 +427,18 @@ impl Ppu {
             } else {
                 self.flush_line();
             }
+        } else if retime {
+            if self.mid_writes.is_empty() {
+                self.mid_regs = self.line_regs();
+            }
+            self.mid_writes.push(MidWrite {
+                dot: now.saturating_sub(self.mode3_origin) as u32,
+                addr,
+                value,
+            });
+        }
+        if retime {
+            self.retime_mode3(dots_before, now);
         }
         match addr {
             0xFF40 => {

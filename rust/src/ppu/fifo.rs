@@ -219,7 +219,43 @@ impl Ppu {
 
     /// Draw the current line by running mode 3 dot by dot, starting from
     /// the registers `r` and applying `self.mid_writes` at their dots.
-    pub(super) fn fifo_line(&mut self, mut r: LineRegs) {
+    pub(super) fn fifo_line(&mut self, r: LineRegs) {
+        let writes = std::mem::take(&mut self.mid_writes);
+        let (_, win_starts, mut writes) = self.fifo_run(r, writes, true);
+        self.window_starts = win_starts;
+        writes.clear();
+        self.mid_writes = writes;
+    }
+
+    /// How many dots mode 3 of the current line lasts with the writes
+    /// logged so far (`mid_writes`, on top of `mid_regs`; the registers as
+    /// they are when none is), by the FIFO run without drawing. Only
+    /// differences of two such lengths are used (`Ppu::retime_mode3`), so
+    /// they need not match `mode3_dots` to the dot.
+    pub(super) fn fifo_mode3_dots(&mut self) -> u32 {
+        let regs = if self.mid_writes.is_empty() {
+            self.line_regs()
+        } else {
+            self.mid_regs
+        };
+        let writes = self.mid_writes.clone();
+        // As `mode3_dots`: the window is due from the line LY meets WY.
+        let wy_triggered = self.wy_triggered;
+        self.wy_triggered = self.ly >= self.wy;
+        let (dots, _, _) = self.fifo_run(regs, writes, false);
+        self.wy_triggered = wy_triggered;
+        dots
+    }
+
+    /// Mode 3 dot by dot from the registers `r`, applying `writes` at their
+    /// dots, drawing into the frame if `draw`. Returns the dots it took, the
+    /// window starts, and `writes` (for reuse of its buffer).
+    fn fifo_run(
+        &mut self,
+        mut r: LineRegs,
+        mut writes: Vec<MidWrite>,
+        draw: bool,
+    ) -> (u32, u8, Vec<MidWrite>) {
         let ly = self.ly;
         let row = ly as usize * WIDTH;
         // SCX % 8, taken when the first fetch starts.
@@ -261,7 +297,6 @@ impl Ppu {
         let mut obj_lcdc = (r.lcdc, r.lcdc);
         // The writes, at the dots where they take effect (WX reaches the
         // window comparator later than the other registers).
-        let mut writes = std::mem::take(&mut self.mid_writes);
         for w in writes.iter_mut() {
             if w.addr == 0xFF4B {
                 w.dot += WX_WRITE_LAG;
@@ -315,7 +350,15 @@ impl Ppu {
             // Clearing LCDC.5 stops the window at once; setting it reaches
             // the window logic a dot later (mealybug
             // m3_lcdc_win_en_change_multiple_wx).
-            let win_enabled = r.lcdc & late_lcdc & 0x20 != 0;
+            // Mode 3's length (the run that does not draw) sees a clear
+            // reach the window logic a dot late too: the window fetch
+            // that delays mode 3 has begun by then (gambatte window/
+            // late_disable_early_scx03_wx11_2, late_disable_scx5_1).
+            let win_enabled = if draw {
+                r.lcdc & late_lcdc & 0x20 != 0
+            } else {
+                late_lcdc & 0x20 != 0
+            };
             if !win_enabled {
                 win_active = false;
             }
@@ -513,7 +556,7 @@ impl Ppu {
             bg_len -= 1;
             let o = std::mem::take(&mut obj[obj_head]);
             obj_head = (obj_head + 1) & 7;
-            if lx >= 0 {
+            if draw && lx >= 0 {
                 // DMG: a write that turns the background or objects off
                 // reaches the mixer at once (not a dot late) when the
                 // line's first pixel is the next out (SameBoy's DMG LCDC
@@ -538,9 +581,7 @@ impl Ppu {
             }
             lx += 1;
         }
-        self.window_starts = win_starts;
-        self.mid_writes = writes;
-        self.mid_writes.clear();
+        (d, win_starts, writes)
     }
 
     /// The window row shown by the `n`-th window start of this line (n >= 1).

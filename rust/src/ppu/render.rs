@@ -104,11 +104,19 @@ impl Ppu {
     pub(super) fn start_line_drawing(&mut self) {
         self.line_pending = true;
         self.window_starts = 0;
+        // Writes logged only for the timing of a line not drawn.
+        self.mid_writes.clear();
         self.scan_gen = self.content_gen;
         self.scan_tall = self.lcdc & 0x04 != 0;
         if self.ly == self.wy {
             self.wy_triggered = true;
         }
+        self.scan_objects();
+    }
+
+    /// The OAM scan: the first ten objects (OAM order) whose rows include
+    /// LY, into `line_objs`.
+    pub(super) fn scan_objects(&mut self) {
         let tall = self.lcdc & 0x04 != 0;
         if self.objects_on_line(self.ly, tall) == 0 {
             self.line_obj_count = 0;

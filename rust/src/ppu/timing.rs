@@ -209,10 +209,36 @@ impl Ppu {
                 dots += fine;
             }
         }
-        if self.lcdc & 0x20 != 0 && self.wx <= 166 && self.ly >= self.wy {
+        // The window costs 6 dots when it starts on the line. At WX = 166
+        // it would start on the pixel counter's last step, which a DMG
+        // does not wait for: mode 3 ends as without the window (gambatte
+        // window/m2int_wxA6_{firstline_,scx2_,scx3_,spxA7_}m3stat,
+        // m2int_wxA6_{oam,vram}busyread; while _m3stat_1 still reads 3).
+        if self.lcdc & 0x20 != 0 && self.wx < 166 && self.ly >= self.wy {
             dots += 6;
         }
         dots
+    }
+
+    /// A register write during mode 3 changed how long mode 3 lasts (it
+    /// lasted `dots_before` FIFO dots before the write, which is the last
+    /// in `mid_writes`): move its end by the difference, as the dot-level
+    /// FIFO counts it. Clearing LCDC.5 before the pixel counter meets WX
+    /// saves the window's 6 dots; setting it, or moving WX ahead of the
+    /// counter, costs them; a write after the window started changes
+    /// nothing (gambatte window/late_disable_*, late_reenable_*,
+    /// late_wx_*). Likewise LCDC.1 set or cleared before the counter
+    /// reaches an object (sprites/sprite_late_enable_spx1A/1B,
+    /// sprite_late_late_disable_spx18/19), and SCX written before the
+    /// fine scroll is taken (enable_display/ly0_late_scx7_m3stat_scx0/1/3,
+    /// m2int_m3stat/scx/late_scx4_1).
+    pub(super) fn retime_mode3(&mut self, dots_before: u32, now: u64) {
+        let dots_after = self.fifo_mode3_dots();
+        if dots_after != dots_before {
+            let end = self.next as i64 + dots_after as i64 - dots_before as i64;
+            self.next = (end.max(now as i64)) as u64;
+            self.mode3_end = self.next;
+        }
     }
 
     /// Process every transition due at or before `now`; returns IF bits.
