@@ -3,7 +3,7 @@
 //! straight runs (`runs.rs`) and of OAM DMA.
 
 use super::{Hardware, Ram, HRAM_BASE, WRAM_SIZE};
-use crate::cpu::{Code, Cpu, CpuBus, Straight};
+use crate::cpu::{Code, Cpu, CpuBus, DebugHooks, RunHooks, Straight};
 
 /// The CPU's view of one machine: its hardware plus its RAM block. `REF`
 /// selects the slow reference path (every component stepped every M-cycle).
@@ -31,7 +31,7 @@ pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
     pub(super) now: u64,
     pub(super) next_event: u64,
     /// Raised whenever the hardware ran (events, slow accesses) or the CPU
-    /// asked (`CpuBus::recheck`): see `Cpu::run_until`.
+    /// asked (`RunHooks::recheck`): see `Cpu::run_until`.
     pub(super) recheck: bool,
     /// Fetch window: the eight ROM bytes from `win_start` as mapped when
     /// they were read. The mapping only changes through a slow access (a
@@ -227,7 +227,7 @@ impl<const REF: bool, const STRAIGHT: u8> Drop for Bus<'_, REF, STRAIGHT> {
     }
 }
 
-impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
+impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
     const STRAIGHT_RUNS: bool = !REF && (STRAIGHT == NORMAL || STRAIGHT == DMA_BUS);
 
     #[inline(always)]
@@ -261,7 +261,11 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             self.slow = true;
         }
     }
+}
 
+impl<const REF: bool, const STRAIGHT: u8> DebugHooks for Bus<'_, REF, STRAIGHT> {}
+
+impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
