@@ -30,7 +30,7 @@
 //!   `ime || ime_pending` against `final.ime || final.ei`, and `ime()` itself
 //!   against `final.ime` only when IME started at 0.
 
-use emurust::cpu::{Cpu, CpuBus, Registers};
+use emurust::cpu::{Cpu, CpuBus, DebugHooks, Registers, RunHooks};
 use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -90,6 +90,11 @@ impl CpuBus for FlatBus {
         false
     }
 }
+
+// A plain bus: the extension traits' defaults (no fast paths, no hooks).
+impl RunHooks for FlatBus {}
+
+impl DebugHooks for FlatBus {}
 
 fn roms_dir() -> PathBuf {
     match std::env::var_os("EMURUST_ROMS") {

@@ -29,6 +29,13 @@ use crate::state::{StateReader, StateWriter, Stateful};
 
 /// What the CPU sees of the rest of the machine. Every `read`/`write`/`idle`
 /// call is exactly one M-cycle (4 T-cycles); the bus advances the machine.
+///
+/// The core trait: memory accesses (three required, three refinements with
+/// defaults) and interrupts, HALT and STOP (five required, one refinement).
+/// A bus the CPU runs on also implements the two extension traits,
+/// [`RunHooks`] (fast-path hooks) and [`DebugHooks`] (breakpoints and
+/// diagnostics), whose defaults are always correct: a plain bus implements
+/// them empty (see [`CpuHost`]).
 pub trait CpuBus {
     /// One M-cycle memory read.
     fn read(&mut self, addr: u16) -> u8;
@@ -80,27 +87,32 @@ pub trait CpuBus {
     fn stop(&mut self);
     /// True while any joypad button is held (wakes the CPU from STOP).
     fn joypad_pressed(&mut self) -> bool;
+}
 
+/// Fast-path hooks of a bus: how it lets [`Cpu::run_until`] skip work (the
+/// interrupt and end checks between rechecks, straight-line runs). The
+/// defaults (check every step, no runs) are always correct.
+pub trait RunHooks: CpuBus {
     /// Whether the CPU must look again, before its next step, at what
     /// [`Cpu::run_until`] otherwise assumes unchanged since it last looked:
     /// the `done` condition, pending interrupts (IE, IF) and its own mode
-    /// and IME. Returns true at most once per [`CpuBus::recheck`] (or per
+    /// and IME. Returns true at most once per [`RunHooks::recheck`] (or per
     /// change the bus itself made); the default, true every time, is always
     /// correct.
     #[inline(always)]
     fn take_recheck(&mut self) -> bool {
         true
     }
-    /// Ask for the next [`CpuBus::take_recheck`] to be true (the CPU changed
+    /// Ask for the next [`RunHooks::take_recheck`] to be true (the CPU changed
     /// its mode or IME, or has stepped a non-running state).
     #[inline(always)]
     fn recheck(&mut self) {}
 
-    /// Whether [`CpuBus::run_straight`] can run straight-line runs of ROM
+    /// Whether [`RunHooks::run_straight`] can run straight-line runs of ROM
     /// and work-RAM code (`cpu/runs.rs`); a compile-time constant.
     const STRAIGHT_RUNS: bool = false;
     /// Run straight-line runs from PC (only called when
-    /// [`CpuBus::STRAIGHT_RUNS`], with the CPU running and no interrupt to
+    /// [`RunHooks::STRAIGHT_RUNS`], with the CPU running and no interrupt to
     /// take); by value, like `Cpu::outlined_step`.
     #[inline(always)]
     fn run_straight(
@@ -114,9 +126,14 @@ pub trait CpuBus {
         let _ = done;
         (cpu, bus, Straight::Step)
     }
+}
 
+/// Debugging hooks of a bus: PC breakpoints and the diagnostic trace. The
+/// defaults are compile-time constants that remove the hooks' code from
+/// every other bus.
+pub trait DebugHooks: CpuBus {
     /// Whether this bus stops at PC breakpoints (`crate::hooks::HookBus`):
-    /// only then does [`Cpu::run_until`] ask [`CpuBus::breakpoint`] before
+    /// only then does [`Cpu::run_until`] ask [`DebugHooks::breakpoint`] before
     /// each instruction. A compile-time constant, so the other buses carry
     /// no breakpoint code at all.
     const BREAKPOINTS: bool = false;
@@ -144,7 +161,12 @@ pub trait CpuBus {
     }
 }
 
-/// Where [`CpuBus::run_straight`] left off.
+/// A bus the CPU can run on: the core trait and both extension traits.
+pub trait CpuHost: RunHooks + DebugHooks {}
+
+impl<B: RunHooks + DebugHooks> CpuHost for B {}
+
+/// Where [`RunHooks::run_straight`] left off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Straight {
     /// No run starts at PC (code outside ROM and work RAM, the boot ROM,
@@ -363,7 +385,7 @@ impl Cpu {
     /// Run one instruction, one interrupt dispatch, or (halted, stopped or
     /// locked with nothing to do) one [`CpuBus::halt_idle`].
     #[inline]
-    pub fn step<B: CpuBus>(&mut self, bus: &mut B) {
+    pub fn step<B: CpuHost>(&mut self, bus: &mut B) {
         self.step_inline(bus);
     }
 
@@ -374,12 +396,12 @@ impl Cpu {
     /// `done`, the mode, IME and the pending interrupts can only change in
     /// the bus's slow paths (event processing, I/O accesses) or when the
     /// CPU changes its mode or IME, and both then raise the bus's recheck
-    /// flag ([`CpuBus::take_recheck`]): while it is down, the step is a
+    /// flag ([`RunHooks::take_recheck`]): while it is down, the step is a
     /// plain fetch and execute, exactly what [`Cpu::step`] would do then.
     /// So `done` must look only at hardware state that such slow paths
     /// change (like `frame_done`), never at the clock.
     #[inline(never)]
-    pub fn run_until<B: CpuBus>(&mut self, bus: B, mut done: impl FnMut(&mut B) -> bool) -> B {
+    pub fn run_until<B: CpuHost>(&mut self, bus: B, mut done: impl FnMut(&mut B) -> bool) -> B {
         // The loop works on local copies of the CPU and the bus. Their
         // addresses never leave this function (the out-of-line calls below
         // get a temporary copy, swapped back afterwards), so the optimizer
@@ -433,7 +455,7 @@ impl Cpu {
     /// Whether the next [`Cpu::step`] executes the instruction at PC (rather
     /// than dispatching an interrupt or idling halted, stopped or locked):
     /// what a PC breakpoint stops before.
-    fn executes_at_pc<B: CpuBus>(&self, bus: &mut B) -> bool {
+    fn executes_at_pc<B: CpuHost>(&self, bus: &mut B) -> bool {
         let dispatch = self.ime && bus.pending_interrupts() != 0;
         match self.mode {
             Mode::Running | Mode::EiPending => !dispatch,
@@ -453,13 +475,13 @@ impl Cpu {
 
     /// One step out of line, on values the caller swaps back (see `run_until`).
     #[inline(never)]
-    fn outlined_step<B: CpuBus>(mut cpu: Cpu, mut bus: B) -> (Cpu, B) {
+    fn outlined_step<B: CpuHost>(mut cpu: Cpu, mut bus: B) -> (Cpu, B) {
         cpu.step_inline(&mut bus);
         (cpu, bus)
     }
 
     #[inline(always)]
-    fn step_inline<B: CpuBus>(&mut self, bus: &mut B) {
+    fn step_inline<B: CpuHost>(&mut self, bus: &mut B) {
         if B::DIAGNOSTIC {
             self.trace_before_step(bus);
         }
@@ -477,7 +499,7 @@ impl Cpu {
 
     /// Everything that is not plain execution, kept out of the hot path.
     #[inline(never)]
-    fn step_special<B: CpuBus>(&mut self, bus: &mut B) {
+    fn step_special<B: CpuHost>(&mut self, bus: &mut B) {
         match self.mode {
             Mode::Running => self.step_running(bus),
             Mode::EiPending => {
@@ -539,7 +561,7 @@ impl Cpu {
 
     /// The normal step body (interrupt check, then one instruction), out of line.
     #[inline(never)]
-    fn step_running<B: CpuBus>(&mut self, bus: &mut B) {
+    fn step_running<B: CpuHost>(&mut self, bus: &mut B) {
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;
@@ -549,7 +571,7 @@ impl Cpu {
     }
 
     #[inline(never)]
-    fn execute_outlined<B: CpuBus>(&mut self, op: u8, bus: &mut B) {
+    fn execute_outlined<B: CpuHost>(&mut self, op: u8, bus: &mut B) {
         self.execute(op, bus);
     }
 
@@ -559,7 +581,7 @@ impl Cpu {
     /// push may have overwritten IE at 0xFFFF), push PC low and jump. With
     /// nothing left pending the CPU jumps to 0x0000 and no IF bit is cleared.
     #[inline(never)]
-    fn dispatch<B: CpuBus>(&mut self, bus: &mut B) {
+    fn dispatch<B: CpuHost>(&mut self, bus: &mut B) {
         self.ime = false;
         bus.idle();
         bus.idle();
@@ -587,7 +609,7 @@ impl Cpu {
     ///   1 byte long if an interrupt is pending, 2 bytes otherwise (the
     ///   second byte is skipped, not executed).
     #[inline(always)]
-    fn stop_instr<B: CpuBus>(&mut self, bus: &mut B) {
+    fn stop_instr<B: CpuHost>(&mut self, bus: &mut B) {
         bus.recheck();
         let pending = bus.pending_interrupts() != 0;
         if bus.joypad_pressed() {

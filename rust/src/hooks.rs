@@ -4,7 +4,7 @@
 //! * **Hooks** (`PyBoy.hook_register`): a set of `(bank, address)` pairs.
 //!   While one is set, frames run on [`HookBus`], a wrapper of the plain bus
 //!   that asks before each instruction whether its address is hooked and
-//!   stops the CPU before it ([`crate::cpu::CpuBus::BREAKPOINTS`]). The
+//!   stops the CPU before it ([`crate::cpu::DebugHooks::BREAKPOINTS`]). The
 //!   wrapper runs no straight runs (every instruction goes through the
 //!   check); the ordinary buses have no breakpoint code at all, so a machine
 //!   without hooks runs exactly as before. Unlike PyBoy, which writes an
@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 
 use crate::bus::{Bus, Hardware, NORMAL};
-use crate::cpu::{CpuBus, Straight};
+use crate::cpu::{CpuBus, DebugHooks, RunHooks, Straight};
 use crate::gameboy::GameBoy;
 use crate::ppu::DOTS_PER_FRAME;
 
@@ -130,7 +130,7 @@ pub struct HookBus<'a, 'h, const REF: bool, const S: u8 = NORMAL> {
     pub hooks: &'h mut HookTable,
 }
 
-impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
+impl<const REF: bool, const S: u8> DebugHooks for HookBus<'_, '_, REF, S> {
     const BREAKPOINTS: bool = true;
 
     #[inline(always)]
@@ -138,7 +138,9 @@ impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
         (self.hooks.resume.is_some() || self.hooks.may_hook(pc))
             && self.hooks.check(self.inner.hw, pc)
     }
+}
 
+impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.inner.read(addr)
@@ -198,7 +200,9 @@ impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
     fn joypad_pressed(&mut self) -> bool {
         self.inner.joypad_pressed()
     }
+}
 
+impl<const REF: bool, const S: u8> RunHooks for HookBus<'_, '_, REF, S> {
     #[inline(always)]
     fn take_recheck(&mut self) -> bool {
         self.inner.take_recheck()

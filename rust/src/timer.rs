@@ -220,7 +220,7 @@ impl Timer {
     /// the current state tells: `next_event`, except in the reload cycle,
     /// whose end raises nothing (the next overflow is at least one timer
     /// period away). Valid whenever `next_event` is (lazily or not). The
-    /// CPU's interrupt check sees this request one M-cycle early (`bus.rs`).
+    /// CPU's interrupt check sees this request one M-cycle early (`bus/interrupts.rs`).
     pub fn next_irq(&self) -> u64 {
         match self.state {
             TimaState::Reloading(_) => u64::MAX,

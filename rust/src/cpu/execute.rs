@@ -3,12 +3,12 @@
 //! The opcode fetch has already happened (one M-cycle); each arm performs the
 //! remaining accesses in hardware order.
 
-use super::{Cpu, CpuBus, Mode};
+use super::{Cpu, CpuHost, Mode};
 
 impl Cpu {
     /// Execute the unprefixed opcode `op` (already fetched).
     #[inline(always)]
-    pub(crate) fn execute<B: CpuBus>(&mut self, op: u8, bus: &mut B) {
+    pub(crate) fn execute<B: CpuHost>(&mut self, op: u8, bus: &mut B) {
         if B::DIAGNOSTIC {
             if let Some(fault) = bus.fault() {
                 if self.execute_faulty(fault, op, bus) {

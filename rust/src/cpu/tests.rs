@@ -71,6 +71,10 @@ impl CpuBus for TestBus {
     }
 }
 
+impl RunHooks for TestBus {}
+
+impl DebugHooks for TestBus {}
+
 fn cpu_at(pc: u16) -> Cpu {
     Cpu::new(Registers {
         sp: 0xDFF0,

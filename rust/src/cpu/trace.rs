@@ -2,7 +2,7 @@
 //! injection. Both exist only on the diagnostic path, [`DiagBus`], a third
 //! instantiation of the interpreter that wraps the reference bus
 //! (`Bus<true>`); the fast and the plain reference path are compiled without
-//! a single extra instruction (`CpuBus::DIAGNOSTIC` is `false` for them, so
+//! a single extra instruction (`DebugHooks::DIAGNOSTIC` is `false` for them, so
 //! every hook below is removed at compile time).
 //!
 //! * The trace records one [`TraceEntry`] before every CPU step: the PC, the
@@ -14,7 +14,9 @@
 
 use std::collections::VecDeque;
 
-use super::{Cpu, CpuBus, Mode, Registers, FLAG_C, FLAG_H, FLAG_N, FLAG_Z};
+use super::{
+    Cpu, CpuBus, CpuHost, DebugHooks, Mode, Registers, RunHooks, FLAG_C, FLAG_H, FLAG_N, FLAG_Z,
+};
 use crate::bus::Bus;
 
 /// A deliberate CPU bug for testing verification tools (see the module docs).
@@ -192,8 +194,6 @@ pub struct DiagBus<'a, 'd> {
 }
 
 impl CpuBus for DiagBus<'_, '_> {
-    const DIAGNOSTIC: bool = true;
-
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.inner.read(addr)
@@ -236,6 +236,12 @@ impl CpuBus for DiagBus<'_, '_> {
     fn joypad_pressed(&mut self) -> bool {
         self.inner.joypad_pressed()
     }
+}
+
+impl RunHooks for DiagBus<'_, '_> {}
+
+impl DebugHooks for DiagBus<'_, '_> {
+    const DIAGNOSTIC: bool = true;
 
     fn fault(&self) -> Option<Fault> {
         self.diag.fault
@@ -275,7 +281,7 @@ impl CpuBus for DiagBus<'_, '_> {
 impl Cpu {
     /// Record the step about to run (diagnostic path only).
     #[inline(never)]
-    pub(super) fn trace_before_step<B: CpuBus>(&mut self, bus: &mut B) {
+    pub(super) fn trace_before_step<B: CpuHost>(&mut self, bus: &mut B) {
         let pending = bus.pending_interrupts() != 0;
         let kind = match self.mode {
             Mode::Running if self.ime && pending => StepKind::Interrupt,
@@ -295,7 +301,7 @@ impl Cpu {
     /// Run `op` with the injected `fault` if the fault concerns it; returns
     /// false (nothing done) otherwise. Diagnostic path only.
     #[inline(never)]
-    pub(super) fn execute_faulty<B: CpuBus>(&mut self, fault: Fault, op: u8, bus: &mut B) -> bool {
+    pub(super) fn execute_faulty<B: CpuHost>(&mut self, fault: Fault, op: u8, bus: &mut B) -> bool {
         match (fault, op) {
             (Fault::AdcHalfCarry, 0x88..=0x8F | 0xCE) => {
                 let v = match op {

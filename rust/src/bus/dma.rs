@@ -1,0 +1,157 @@
+//! OAM DMA: the byte-per-M-cycle copy into OAM, OAM blocked while it runs,
+//! and its bus conflicts with the CPU (the CPU runs on the
+//! [`DMA_BUS`](super::DMA_BUS) meanwhile).
+
+use super::{Hardware, Ram};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Dma {
+    /// Source page (high byte of the source address).
+    pub(super) source: u8,
+    /// Time of the M-cycle in which byte 0 is copied.
+    pub(super) start: u64,
+    /// Bytes copied so far (160 = done).
+    pub(super) copied: u8,
+    /// A DMA restarted while another runs keeps OAM blocked until the new
+    /// one starts.
+    pub(super) block_from: u64,
+    /// The end of the M-cycle after the last byte's (`start + 640`; 0 when
+    /// no DMA ever ran): until then the CPU runs on the
+    /// [`DMA_BUS`](super::DMA_BUS).
+    pub(super) end: u64,
+}
+
+pub(super) const DMA_IDLE: Dma = Dma {
+    source: 0,
+    start: u64::MAX,
+    copied: 160,
+    block_from: u64::MAX,
+    end: 0,
+};
+
+impl Hardware {
+    /// OAM belongs to the DMA unit from `block_from` until the M-cycle after
+    /// the last byte is copied.
+    #[inline]
+    pub(super) fn dma_blocking(&self) -> bool {
+        self.now >= self.dma.block_from && self.now < self.dma.start.saturating_add(4 * 160)
+    }
+
+    /// Whether an OAM DMA is pending or running: the CPU then runs on the
+    /// [`DMA_BUS`](super::DMA_BUS), whose accesses go through
+    /// [`Hardware::cpu_read_dma`].
+    /// (Until the end of the M-cycle of its last byte, which the DMA's
+    /// event may have copied already when the CPU's access comes.)
+    #[inline(always)]
+    pub(crate) fn dma_pending(&self) -> bool {
+        self.now < self.dma.end
+    }
+
+    /// The index of the byte the OAM DMA reads in the current M-cycle, if
+    /// it reads one and `addr` lies on the same bus. The DMG has two: the
+    /// external bus (cartridge ROM and RAM, work RAM and its echo up to
+    /// 0xFDFF) and the video bus (VRAM); OAM, I/O and HRAM are on neither.
+    /// A source page of 0xE0 and up reads work RAM through the echo.
+    ///
+    /// A DMA restarted while another runs takes the new source's bus at
+    /// once, in the set-up M-cycles before its first byte too (then the
+    /// index is 0: gambatte hwtests oamdma_src8000_srcchange0000_busyinc,
+    /// where the opcodes fetched from ROM just after the restart from
+    /// 0x0000 are the DMA's zeros, not the program's).
+    #[inline]
+    fn dma_conflict(&self, addr: u16) -> Option<u8> {
+        if self.now < self.dma.block_from || addr >= 0xFE00 {
+            return None;
+        }
+        let i = self.now.saturating_sub(self.dma.start) / 4;
+        let video = |a: u16| (0x8000..0xA000).contains(&a);
+        (i < 160 && video(addr) == video((self.dma.source as u16) << 8)).then_some(i as u8)
+    }
+
+    /// A CPU read while an OAM DMA may run. On the bus the DMA uses, the
+    /// DMA drives the address lines: the CPU reads the byte the DMA reads
+    /// in that M-cycle, wherever it pointed (gambatte hwtests
+    /// oamdma_src*_busyread*, oamdma_src*_busypop*).
+    #[inline(never)]
+    pub(super) fn cpu_read_dma<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
+        let Some(i) = self.dma_conflict(addr) else {
+            return self.cpu_read_idu::<IDU>(ram, addr);
+        };
+        self.dma_catch_up(ram, self.now);
+        self.dma_source_byte(ram, (self.dma.source as u16) << 8 | i as u16)
+    }
+
+    /// A CPU write while an OAM DMA may run. On the bus the DMA uses, the
+    /// write reaches no memory (the stack bytes a PUSH colliding with the
+    /// DMA writes are not there afterwards, and cartridge RAM stays
+    /// enabled although the DMA's address selects the RAM-enable register:
+    /// gambatte hwtests oamdma_src*_busypush*, oamdma_src0000_srambankchange)
+    /// and the DMA copies the CPU's byte into OAM instead of its own; from
+    /// work RAM, which drives the bus too, it copies the AND of both
+    /// (0x55 written while the DMA reads 0x65 from work RAM lands as 0x45:
+    /// oamdma_srcC000_busypushC001 and the other work RAM sources).
+    #[inline(never)]
+    pub(super) fn cpu_write_dma(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        let Some(i) = self.dma_conflict(addr) else {
+            return self.cpu_write(ram, addr, value);
+        };
+        if self.now < self.dma.start {
+            // A restart's set-up: the write is lost, nothing is copied yet.
+            return;
+        }
+        // The bytes before this M-cycle's.
+        self.dma_catch_up(ram, self.now - 4);
+        let src = (self.dma.source as u16) << 8 | i as u16;
+        let byte = match src {
+            0xC000.. => value & ram[(src & 0x1FFF) as usize],
+            _ => value,
+        };
+        self.ppu.write_oam(i as usize, byte);
+        self.dma.copied = i + 1;
+        self.reschedule();
+    }
+
+    // ---- OAM DMA -------------------------------------------------------
+
+    pub(super) fn dma_catch_up(&mut self, ram: &Ram, now: u64) {
+        if self.dma.copied >= 160 || now < self.dma.start {
+            return;
+        }
+        let due = (((now - self.dma.start) / 4) + 1).min(160) as u8;
+        while self.dma.copied < due {
+            let i = self.dma.copied;
+            let src = (self.dma.source as u16) << 8 | i as u16;
+            let v = self.dma_source_byte(ram, src);
+            self.ppu.write_oam(i as usize, v);
+            self.dma.copied += 1;
+        }
+    }
+
+    /// What the DMA unit reads at `addr`. Sources at and above 0xE000 reach
+    /// WRAM through the echo mirror on the DMG.
+    #[inline]
+    fn dma_source_byte(&self, ram: &Ram, addr: u16) -> u8 {
+        match addr {
+            0x0000..=0x7FFF => self.read_rom(addr),
+            0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            _ => ram[(addr & 0x1FFF) as usize],
+        }
+    }
+
+    pub(super) fn start_dma(&mut self, ram: &Ram, value: u8) {
+        self.dma_catch_up(ram, self.now);
+        let restarting = self.dma.copied < 160 && self.now >= self.dma.start;
+        self.dma_reg = value;
+        // One M-cycle of set-up, then one byte per M-cycle.
+        self.dma = Dma {
+            source: value,
+            start: self.now + 8,
+            copied: 0,
+            block_from: if restarting { self.now } else { self.now + 8 },
+            end: self.now + 8 + 4 * 160,
+        };
+        self.run_break = true;
+        self.reschedule();
+    }
+}

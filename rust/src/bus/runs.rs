@@ -1,0 +1,323 @@
+//! The run engine: the fast bus runs the straight runs, poll loops, idle
+//! loops and HRAM countdowns that `cpu/runs.rs` finds in the code, with no
+//! per-M-cycle event check (their reference twin: the interpreter on
+//! `Bus<true>`).
+
+use super::cpu_bus::{LONGEST_INSTRUCTION, NO_BANK, NO_WINDOW};
+use super::{Bus, Hardware, Ram, DMA_BUS, HRAM_BASE, HRAM_SIZE, ROM_RUN, WRAM_RUN, WRAM_SIZE};
+use crate::cpu::{Countdown, Cpu, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
+
+impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
+    /// Run the straight-line runs (`cpu/runs.rs`) from PC, one after the
+    /// other, while each ends before the next event and no slow access
+    /// happens. The caller has checked that the CPU is running with no
+    /// interrupt to take. Called on the fast bus only (`Bus<false>`).
+    #[inline(never)]
+    pub(super) fn straight_runs(
+        mut cpu: Cpu,
+        mut bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Straight) {
+        if bus.hw.boot_rom_active {
+            return (cpu, bus, Straight::Step);
+        }
+        if STRAIGHT == DMA_BUS {
+            // No runs while the DMA owns a bus; HRAM is not on either.
+            if cpu.pc() >= 0xFF80 {
+                bus.skip_countdown(&mut cpu);
+            }
+            return (cpu, bus, Straight::Step);
+        }
+        loop {
+            let pc = cpu.pc();
+            let outcome;
+            if pc < 0x8000 {
+                (cpu, bus, outcome) = Self::rom_runs(cpu, bus, done);
+            } else if (pc.wrapping_sub(0xC000) as usize) < WRAM_SIZE {
+                (cpu, bus, outcome) = Self::wram_runs(cpu, bus, done);
+            } else {
+                if pc >= 0xFF80 {
+                    bus.skip_countdown(&mut cpu);
+                }
+                return (cpu, bus, Straight::Step);
+            }
+            if let Some(outcome) = outcome {
+                return (cpu, bus, outcome);
+            }
+        }
+    }
+
+    /// Straight runs of ROM code while PC stays in ROM (`None`: it left).
+    #[inline(never)]
+    fn rom_runs(
+        mut cpu: Cpu,
+        mut bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Option<Straight>) {
+        loop {
+            // One run bus for the runs up to the next slow access: only
+            // then may the mapping, the next event or the CPU's state have
+            // changed.
+            let mut run = bus.run_bus::<ROM_RUN>(&NO_BANK);
+            let mut bank_start = usize::MAX;
+            let outcome = loop {
+                let pc = cpu.pc();
+                if pc >= 0x8000 {
+                    break None;
+                }
+                let off = run.hw.cart.rom_offset(pc);
+                let cycles = match run.code.runs.at(off) {
+                    Some(cycles) => cycles,
+                    None if run.code.runs.poll_at(off) => {
+                        run.skip_poll_turns(&mut cpu, off);
+                        POLL_CYCLES
+                    }
+                    None if run.code.runs.idle_at(off) => {
+                        run.skip_idle_turns(&cpu, off);
+                        // Then the jump itself, as a run of one.
+                        0
+                    }
+                    None => break Some(Straight::Step),
+                };
+                // Every tick of the run, its last instruction at its
+                // longest, must come before the next event.
+                let end = run.now + 4 * cycles as u64;
+                if end + LONGEST_INSTRUCTION >= run.next_event {
+                    break Some(Straight::Wait);
+                }
+                if off & !0x3FFF != bank_start {
+                    let Some(bank) = run.code.bank(off) else {
+                        break Some(Straight::Step);
+                    };
+                    run.bank = bank;
+                    bank_start = off & !0x3FFF;
+                }
+                // All instructions but the last end by `end`; the last
+                // after it.
+                run.limit = end + 1;
+                loop {
+                    let op = cpu.fetch8(&mut run);
+                    cpu.execute(op, &mut run);
+                    if run.now >= run.limit {
+                        break;
+                    }
+                }
+                if run.slow {
+                    break Some(Straight::Recheck);
+                }
+            };
+            let now = run.now;
+            drop(run);
+            bus.now = now;
+            match outcome {
+                Some(Straight::Recheck) => {
+                    if !bus.after_slow_run(&cpu, done) {
+                        return (cpu, bus, outcome);
+                    }
+                }
+                _ => return (cpu, bus, outcome),
+            }
+        }
+    }
+
+    /// Code in work RAM, run while PC stays there and each instruction ends
+    /// before the next event (`None`: PC left work RAM).
+    #[inline(never)]
+    fn wram_runs(
+        mut cpu: Cpu,
+        mut bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Option<Straight>) {
+        loop {
+            let limit = bus.next_event.saturating_sub(LONGEST_INSTRUCTION);
+            if bus.now >= limit {
+                return (cpu, bus, Some(Straight::Wait));
+            }
+            let mut run = bus.run_bus::<WRAM_RUN>(&NO_BANK);
+            run.limit = limit;
+            // The loop runs on a copy of the CPU: `cpu` is part of the
+            // returned tuple, which the optimizer otherwise works on in
+            // place (in memory, through a pointer). On the copy it keeps PC
+            // in a machine register, which pays for code in work RAM
+            // (bench/README.md, "A copy of the CPU in work-RAM runs").
+            let mut c = cpu;
+            loop {
+                let op = c.fetch8(&mut run);
+                c.execute(op, &mut run);
+                if run.now >= run.limit {
+                    break;
+                }
+            }
+            cpu = c;
+            let (now, slow, strayed) = (run.now, run.slow, run.strayed);
+            drop(run);
+            bus.now = now;
+            if slow {
+                if !bus.after_slow_run(&cpu, done) {
+                    return (cpu, bus, Some(Straight::Recheck));
+                }
+            } else if !strayed {
+                // Stopped before the next event, still in work RAM.
+                return (cpu, bus, Some(Straight::Wait));
+            }
+            if (cpu.pc().wrapping_sub(0xC000) as usize) >= WRAM_SIZE {
+                return (cpu, bus, None);
+            }
+        }
+    }
+
+    /// After a run that made a slow access: take the new event time, and
+    /// make the checks the interpreter loop makes after one. `false`: the
+    /// loop must take over (the frame is done, or the CPU halts or has an
+    /// interrupt to take).
+    #[inline(always)]
+    fn after_slow_run(&mut self, cpu: &Cpu, done: &mut impl FnMut(&mut Self) -> bool) -> bool {
+        if self.now >= self.hw.next_event {
+            // The access moved an event into the rest of its instruction.
+            self.hw.now = self.now;
+            self.hw.process_events(self.ram);
+        }
+        self.next_event = self.hw.next_event;
+        // A bank switch or the boot ROM unmapping moved the window.
+        self.win_start = NO_WINDOW;
+        if done(self) || !cpu.runs_plainly(self.hw.pending()) {
+            self.recheck = true;
+            return false;
+        }
+        true
+    }
+
+    /// The bus of a straight run (see `straight_runs`), on this bus's
+    /// machine and clock.
+    #[inline(always)]
+    fn run_bus<const MODE: u8>(&mut self, bank: &'a [u8; 0x4000]) -> Bus<'_, REF, MODE> {
+        Bus {
+            hw: &mut *self.hw,
+            ram: &mut *self.ram,
+            code: self.code,
+            now: self.now,
+            next_event: self.next_event,
+            recheck: false,
+            win: 0,
+            win_start: NO_WINDOW,
+            bank,
+            strayed: false,
+            limit: 0,
+            slow: false,
+        }
+    }
+
+    /// At the start of the poll loop at ROM offset `off` (see
+    /// [`PollLoop`]): if the value the register holds now sends the loop
+    /// back, skip the turns that would all read it: those whose reads come
+    /// before the PPU's next transition (the only thing that changes STAT
+    /// or LY while the loop runs: it writes nothing) and that end before
+    /// the next event, so nothing else happens meanwhile; every component
+    /// catches up lazily. Leaves PC at the loop, and A and F as the last
+    /// skipped turn leaves them. The reference path runs every turn.
+    #[inline(never)]
+    fn skip_poll_turns(&mut self, cpu: &mut Cpu, off: usize) {
+        let Some(poll) = self.code.rom.get(off..off + 6).and_then(PollLoop::decode) else {
+            return;
+        };
+        let hw = &*self.hw;
+        // The turn's read comes in its third M-cycle, after three ticks.
+        let read = self.now + 12;
+        let next = hw.ppu.next_transition();
+        // Otherwise `catch_up_ppu` would have work to do at the first read.
+        // (Its late-request note needs a transition in the M-cycle of the
+        // read; those caught up so far all came by `now`.)
+        if next <= read || hw.dma.copied < 160 {
+            return;
+        }
+        let turn = 4 * POLL_TURN_CYCLES;
+        // Turns whose reads come before the transition...
+        let by_ppu = (next - 1 - read) / turn + 1;
+        // ...and that end before the next event.
+        let turns = by_ppu.min(self.time_to_skip() / turn);
+        if turns == 0 {
+            return;
+        }
+        let v = hw.ppu.read(poll.register);
+        let mut after = *cpu;
+        if poll.turn(&mut after, v) {
+            *cpu = after;
+            self.now += turns * turn;
+        }
+    }
+
+    /// A jump to itself at ROM byte offset `off` (an [`IdleLoop`], with the
+    /// CPU running and no interrupt to take): skip its turns that end, with
+    /// an instruction's margin, before the next event, the only thing that
+    /// can raise an interrupt to leave it. A turn only fetches its own ROM
+    /// bytes, so nothing else happens meanwhile; every component catches up
+    /// lazily. Not while an OAM DMA runs (its bus conflict changes what
+    /// the fetches read). The reference path runs every turn.
+    #[inline(never)]
+    fn skip_idle_turns(&mut self, cpu: &Cpu, off: usize) {
+        let rom = &self.code.rom;
+        let Some(idle) = rom
+            .get(off..(off + 3).min(rom.len()))
+            .and_then(|b| IdleLoop::decode(b, cpu.pc()))
+        else {
+            return;
+        };
+        if self.hw.dma.copied < 160 {
+            return;
+        }
+        let turn = 4 * idle.turn_cycles;
+        self.now += self.time_to_skip() / turn * turn;
+    }
+
+    /// HRAM code where the interpreter rechecks (after a jump or call into
+    /// HRAM from a run, or after an event): if it is a [`Countdown`], run
+    /// its turns that end, with an instruction's margin, before the next
+    /// event at once. They touch nothing but A, F and PC, so nothing else happens
+    /// meanwhile; every component catches up lazily. The reference path
+    /// runs every turn.
+    #[inline(never)]
+    fn skip_countdown(&mut self, cpu: &mut Cpu) {
+        let at = HRAM_BASE + (cpu.pc() - 0xFF80) as usize;
+        let Some(countdown) = Countdown::decode(&self.ram[at..HRAM_BASE + HRAM_SIZE]) else {
+            return;
+        };
+        self.now += 4 * countdown.skip(cpu, self.time_to_skip() / 4);
+    }
+
+    /// T-cycles that skipped loop turns may take: up to the next event,
+    /// less an instruction's margin (as a run keeps).
+    fn time_to_skip(&self) -> u64 {
+        self.next_event
+            .saturating_sub(self.now + LONGEST_INSTRUCTION + 1)
+    }
+
+    /// A slow read inside a straight run. A read switches no bank and
+    /// changes neither IE nor the CPU, so the run goes on unless it raised
+    /// an interrupt request, ended the frame (reading IF catches every
+    /// component up) or moved the next event earlier. Games polling STAT or
+    /// LY would otherwise end a run at every poll.
+    #[inline(never)]
+    pub(super) fn straight_io_read<const IDU: bool>(&mut self, addr: u16) -> u8 {
+        let (intf, next_event, limit, slow) =
+            (self.hw.intf, self.next_event, self.limit, self.slow);
+        let v = self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr));
+        if self.hw.intf == intf && self.next_event >= next_event && !self.hw.frame_done {
+            self.limit = limit;
+            self.slow = slow;
+        }
+        v
+    }
+
+    /// `synced`, out of line, for the slow writes and the OAM-bug cycle of
+    /// a straight ROM run: it keeps the run's loop small. Work-RAM runs
+    /// keep `synced` inline, which measured better there (bench/README.md,
+    /// "Slow writes out of line in ROM runs").
+    #[cold]
+    #[inline(never)]
+    pub(super) fn synced_out_of_line<R>(
+        &mut self,
+        f: impl FnOnce(&mut Hardware, &mut Ram) -> R,
+    ) -> R {
+        self.synced(f)
+    }
+}
