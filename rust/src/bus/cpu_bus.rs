@@ -87,6 +87,14 @@ pub(super) const NO_WINDOW: u32 = 0x1_0000;
 impl<'a, const REF: bool> Bus<'a, REF> {
     #[inline(always)]
     pub fn new(hw: &'a mut Hardware, ram: &'a mut Ram, code: &'a Code) -> Self {
+        Self::fresh(hw, ram, code)
+    }
+}
+
+impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
+    /// A bus of any mode over `hw` with its clock, before any access.
+    #[inline(always)]
+    fn fresh(hw: &'a mut Hardware, ram: &'a mut Ram, code: &'a Code) -> Self {
         let (now, next_event) = (hw.now, hw.next_event);
         Bus {
             hw,
@@ -109,21 +117,7 @@ impl<'a, const REF: bool> Bus<'a, REF, DMA_BUS> {
     /// The bus for the time an OAM DMA is pending or running (see [`DMA_BUS`]).
     #[inline(always)]
     pub fn new_dma(hw: &'a mut Hardware, ram: &'a mut Ram, code: &'a Code) -> Self {
-        let (now, next_event) = (hw.now, hw.next_event);
-        Bus {
-            hw,
-            ram,
-            code,
-            now,
-            next_event,
-            recheck: true,
-            win: 0,
-            win_start: NO_WINDOW,
-            bank: &NO_BANK,
-            strayed: false,
-            limit: 0,
-            slow: false,
-        }
+        Self::fresh(hw, ram, code)
     }
 }
 
