@@ -172,14 +172,40 @@ fn mutate(rng: &mut Lcg, state: &[u8]) -> Vec<u8> {
 
 /// Mutated save states, sealed again so that they get past the checksum and
 /// reach every field's checks: each load either works (and the machine then
-/// runs, saves and reloads) or is refused with `InvalidState`; never a panic.
-/// Runs for `EMURUST_FUZZ_SECONDS` (default 20) or 200,000 states.
+/// runs, saves and reloads) or is refused with `InvalidState`; never a panic
+/// and never a hang (a watchdog fails the test with the state's number if a
+/// run does not come back). Runs for `EMURUST_FUZZ_SECONDS` (default 20) or
+/// 200,000 states. With `EMURUST_FUZZ_DUMP=DIR`, every state that loads is
+/// written to `DIR/state.bin` (and its source and number to `DIR/which.txt`)
+/// before it runs, so that a hang leaves the culprit behind.
 #[test]
 fn state_loading_fuzz() {
     let seconds: u64 = std::env::var("EMURUST_FUZZ_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    let progress = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let worker_progress = progress.clone();
+    std::thread::spawn(move || {
+        let result = std::panic::catch_unwind(|| fuzz_states(seconds, &worker_progress));
+        let _ = done_tx.send(result);
+    });
+    // Two frames of a machine take microseconds: a minute past the fuzz's
+    // own deadline means a run that never ends.
+    match done_rx.recv_timeout(std::time::Duration::from_secs(seconds + 60)) {
+        Ok(Ok(())) => {}
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => panic!(
+            "state {} of the fuzz never finished its two frames: a loaded state hangs the \
+             machine (rerun with EMURUST_FUZZ_DUMP=DIR to keep it)",
+            progress.load(std::sync::atomic::Ordering::Relaxed)
+        ),
+    }
+}
+
+fn fuzz_states(seconds: u64, progress: &std::sync::atomic::AtomicU64) {
+    let dump = std::env::var("EMURUST_FUZZ_DUMP").ok();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
     let mut rng = Lcg(0xF022_2026);
     let sources = fuzz_sources(&mut rng);
@@ -199,10 +225,19 @@ fn state_loading_fuzz() {
             bad
         };
         tried += 1;
+        progress.store(tried, std::sync::atomic::Ordering::Relaxed);
         let mut gb = sources[k].clone();
         match gb.load_state(&data) {
             Ok(()) => {
                 loaded += 1;
+                if let Some(dir) = &dump {
+                    std::fs::write(format!("{dir}/state.bin"), &data).unwrap();
+                    std::fs::write(
+                        format!("{dir}/which.txt"),
+                        format!("source {k}, state {tried}\n"),
+                    )
+                    .unwrap();
+                }
                 gb.run_frames(2, true);
                 let again = gb.save_state();
                 gb.load_state(&again).expect("a machine's own state loads");
@@ -222,4 +257,35 @@ fn state_loading_fuzz() {
         loaded > tried / 20,
         "{loaded} of {tried} loaded: the fuzz stops at the header"
     );
+}
+
+/// A state whose LCDC says the LCD is on while its PPU schedule is stopped
+/// (found by the fuzz above: such a machine never ended a frame) is refused.
+#[test]
+fn lcd_switch_that_disagrees_with_the_schedule_is_refused() {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]); // nop; jp 0x100
+    let mut gb = GameBoy::new(&rom, None).unwrap();
+    gb.poke(0xFF40, 0x00); // LCD off
+    gb.run_frames(1, false);
+    let off = gb.save_state();
+    gb.poke(0xFF40, 0x91); // LCD on again
+    let on = gb.save_state();
+    // The LCDC byte: the one byte where the two states differ and the
+    // register's value sits (0x00 in one, 0x91 in the other).
+    let diffs: Vec<usize> = (0..off.len().min(on.len()))
+        .filter(|&i| off[i] == 0x00 && on[i] == 0x91)
+        .collect();
+    assert!(!diffs.is_empty(), "LCDC not found in the state");
+    for i in diffs {
+        let mut bad = off.clone();
+        bad[i] = 0x91;
+        let bad = emurust::state::reseal(&bad).unwrap();
+        let mut g = gb.clone();
+        match g.load_state(&bad) {
+            Err(Error::InvalidState(msg)) => assert!(msg.contains("LCDC"), "{msg}"),
+            Ok(()) => panic!("a state with LCDC on and the PPU stopped loaded (byte {i})"),
+            Err(e) => panic!("unexpected error kind: {e:?}"),
+        }
+    }
 }

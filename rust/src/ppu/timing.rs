@@ -134,6 +134,21 @@ impl Ppu {
 
     /// Consistency check of the schedule after loading a state.
     pub fn check(&self) -> Result<()> {
+        // The LCD switch moves the schedule at once (`write` to LCDC): a
+        // state whose LCDC bit 7 disagrees with the schedule would never
+        // reach VBlank (LCD on, nothing scheduled) and never end a frame.
+        if (self.phase == Phase::Off) == self.lcd_on() {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: LCDC {:#04x} says the LCD is {} but the PPU schedule is {}",
+                self.lcdc,
+                if self.lcd_on() { "on" } else { "off" },
+                if self.phase == Phase::Off {
+                    "stopped"
+                } else {
+                    "running"
+                },
+            )));
+        }
         let ok = match self.phase {
             Phase::Off => self.next == u64::MAX,
             _ => self.next >= self.line_start && self.next - self.line_start <= DOTS_PER_LINE,
