@@ -175,7 +175,7 @@ fn mutate(rng: &mut Lcg, state: &[u8]) -> Vec<u8> {
 /// runs, saves and reloads) or is refused with `InvalidState`; never a panic
 /// and never a hang (a watchdog fails the test with the state's number if a
 /// run does not come back). Runs for `EMURUST_FUZZ_SECONDS` (default 20) or
-/// 200,000 states. With `EMURUST_FUZZ_DUMP=DIR`, every state that loads is
+/// 200,000 states, from `EMURUST_FUZZ_SEED` (a number). With `EMURUST_FUZZ_DUMP=DIR`, every state that loads is
 /// written to `DIR/state.bin` (and its source and number to `DIR/which.txt`)
 /// before it runs, so that a hang leaves the culprit behind.
 #[test]
@@ -207,7 +207,11 @@ fn state_loading_fuzz() {
 fn fuzz_states(seconds: u64, progress: &std::sync::atomic::AtomicU64) {
     let dump = std::env::var("EMURUST_FUZZ_DUMP").ok();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    let mut rng = Lcg(0xF022_2026);
+    let seed = std::env::var("EMURUST_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0xF022_2026);
+    let mut rng = Lcg(seed);
     let sources = fuzz_sources(&mut rng);
     let states: Vec<Vec<u8>> = sources.iter().map(|gb| gb.save_state()).collect();
     let (mut tried, mut loaded, mut unsealed_refused) = (0u64, 0u64, 0u64);
@@ -288,4 +292,72 @@ fn lcd_switch_that_disagrees_with_the_schedule_is_refused() {
             Err(e) => panic!("unexpected error kind: {e:?}"),
         }
     }
+}
+
+/// A machine whose state is saved with `edit` applied to its bytes (then
+/// sealed again) must be refused with a message containing `expect`.
+fn assert_refused(edit: impl Fn(&mut Vec<u8>), expect: &str) {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]); // nop; jp 0x100
+    let mut gb = GameBoy::new(&rom, None).unwrap();
+    gb.poke(0xFF40, 0x00); // LCD off: frames are timed by `frame_start`
+    gb.run_frames(3, false);
+    let mut bad = gb.save_state();
+    edit(&mut bad);
+    let bad = emurust::state::reseal(&bad).unwrap();
+    match gb.clone().load_state(&bad) {
+        Err(Error::InvalidState(msg)) => assert!(msg.contains(expect), "{msg}"),
+        Ok(()) => panic!("the edited state loaded (expected a refusal about {expect:?})"),
+        Err(e) => panic!("unexpected error kind: {e:?}"),
+    }
+}
+
+/// The first u64 of the section tagged `tag` in a state's bytes.
+fn section_u64_at(state: &[u8], tag: &[u8; 4], field: usize) -> std::ops::Range<usize> {
+    let at = state
+        .windows(4)
+        .rposition(|w| w == tag)
+        .expect("section tag in the state");
+    let start = at + 8 + field; // tag, then a u32 length
+    start..start + 8
+}
+
+/// Found by the state fuzz (seed 5): a frame count of 2^64-1 overflowed at
+/// the end of the next frame (a panic in debug builds).
+#[test]
+fn implausible_frame_count_is_refused() {
+    assert_refused(
+        |s| {
+            let r = section_u64_at(s, b"GB  ", 0);
+            s[r].copy_from_slice(&u64::MAX.to_le_bytes());
+        },
+        "frame count",
+    );
+}
+
+/// Found by the state fuzz (seed 13): with the LCD off a frame ends a
+/// frame's time after `frame_start`; a start of 2^64-1 never ended one.
+#[test]
+fn frame_without_a_start_is_refused() {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]);
+    let mut gb = GameBoy::new(&rom, None).unwrap();
+    gb.poke(0xFF40, 0x00);
+    gb.run_frames(3, false);
+    let start = gb.hardware().frame_start;
+    let state = gb.save_state();
+    // The saved `frame_start`: the one place its 8 bytes occur.
+    let at: Vec<usize> = (0..state.len() - 8)
+        .filter(|&i| state[i..i + 8] == start.to_le_bytes())
+        .collect();
+    assert_eq!(
+        at.len(),
+        1,
+        "frame start {start} not found once in the state"
+    );
+    let at = at[0];
+    assert_refused(
+        |s| s[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes()),
+        "no start time",
+    );
 }

@@ -431,6 +431,13 @@ impl Hardware {
         check("PPU", self.ppu.next_transition(), self.now)?;
         check("serial", self.serial.next_event(), self.now)?;
         check("timer", self.timer.next_event(), self.now)?;
+        // Unlike the events above, a frame always has a start (u64::MAX
+        // would be a frame with the LCD off that never ends).
+        if self.frame_start == u64::MAX {
+            return Err(Error::InvalidState(
+                "corrupted state: the current frame has no start time".into(),
+            ));
+        }
         check("frame", self.frame_start, self.now)?;
         if self.dma.copied > 160 {
             return Err(Error::InvalidState(

@@ -347,6 +347,14 @@ impl Core {
         r.end_section()?;
         r.begin_section(b"GB  ")?;
         core.frame_count = r.u64()?;
+        // As the hardware's clock (`Hardware::validate`): 2^60 frames is
+        // far beyond any run, and the count must have room to grow.
+        if core.frame_count > 1 << 60 {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: frame count {} is implausible",
+                core.frame_count
+            )));
+        }
         for t in core.release_at.iter_mut() {
             *t = r.u64()?;
         }
