@@ -125,6 +125,10 @@ def test_ctrl_c_interrupts_a_long_step(num_threads: int) -> None:
     vec = emurust.VecGameBoy(ROM, 16, frame_skip=3600, num_threads=num_threads)
     frames = [vec.snapshot(i).frame_count for i in range(16)]
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    # Python's own Ctrl-C handler, installed again at the C level: a library that an
+    # earlier test loaded may have set SIGINT to be ignored there without Python knowing
+    # (in one full run of the suite on a fresh clone, both cases here saw no interrupt).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     start = time.perf_counter()
     timer.start()
     try:
@@ -132,6 +136,7 @@ def test_ctrl_c_interrupts_a_long_step(num_threads: int) -> None:
             vec.step(np.zeros(16, np.uint8))  # 16 x 3,600 frames: far longer than 0.3 s
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     took = time.perf_counter() - start
     assert took < 0.3 + 0.5, f"interrupted {took - 0.3:.2f} s after Ctrl-C"
     if sys.version_info >= (3, 11):
