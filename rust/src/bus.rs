@@ -342,6 +342,23 @@ impl Hardware {
         }
     }
 
+    /// A reset of the system counter (a write to DIV, or STOP), at `now`:
+    /// it can clock the APU's frame sequencer and the serial port, and the
+    /// timer (a falling edge of its bit). Rare, so out of line (also for
+    /// the interpreter's STOP).
+    #[inline(never)]
+    pub(crate) fn reset_div(&mut self) {
+        let now = self.now;
+        self.intf |= self.timer.catch_up(now);
+        let counter = self.timer.system_counter(now);
+        self.apu.div_reset(now, counter);
+        self.intf |= self.serial.catch_up(now);
+        self.serial.div_reset(now, counter);
+        self.timer.write(0xFF04, 0, now);
+        self.timer_irq_edge();
+        self.reschedule();
+    }
+
     fn write_io(&mut self, ram: &Ram, addr: u16, value: u8) {
         self.catch_up_io(addr, ram);
         let now = self.now;
@@ -353,15 +370,8 @@ impl Hardware {
                 self.serial.write(addr, value, now, counter);
                 self.reschedule();
             }
-            0xFF04..=0xFF07 => {
-                if addr == 0xFF04 {
-                    // The DIV reset can clock the APU's frame sequencer
-                    // and the serial port.
-                    let counter = self.timer.system_counter(now);
-                    self.intf |= self.serial.catch_up(now);
-                    self.serial.div_reset(now, counter);
-                    self.apu.div_reset(now, counter);
-                }
+            0xFF04 => self.reset_div(),
+            0xFF05..=0xFF07 => {
                 self.timer.write(addr, value, now);
                 self.timer_irq_edge();
                 self.reschedule();

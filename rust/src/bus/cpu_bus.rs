@@ -362,17 +362,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
 
     #[inline(always)]
     fn stop(&mut self) {
-        self.synced(|hw, _| {
-            let now = hw.now;
-            hw.intf |= hw.timer.catch_up(now);
-            let counter = hw.timer.system_counter(now);
-            hw.apu.div_reset(now, counter);
-            hw.intf |= hw.serial.catch_up(now);
-            hw.serial.div_reset(now, counter);
-            hw.timer.write(0xFF04, 0, now);
-            hw.timer_irq_edge();
-            hw.reschedule();
-        });
+        self.synced(|hw, _| hw.reset_div());
     }
 
     #[inline(always)]
