@@ -563,6 +563,21 @@ impl Ppu {
                 self.ly = self.line;
                 match self.line {
                     0..=143 => {
+                        // The HBlank source falls as the line starts, a
+                        // moment before the LY=LYC input compares the new
+                        // LY: with both enabled (and not the OAM-scan pulse,
+                        // which bridges the gap) the line drops and rises
+                        // again, an interrupt (gambatte lycEnable/
+                        // ff41_disable_3, miscmstatirq/lycwirq_trigger_m0_
+                        // late_ly44_lyc45_2, lcdirq_precedence/
+                        // lcdirqprecedence_lycirq_ly44_lcdstat58).
+                        if self.line != 0
+                            && self.stat_line
+                            && self.stat_enables & 0x60 == 0x40
+                            && self.ly == self.lyc
+                        {
+                            irq |= IRQ_STAT;
+                        }
                         // STAT still reads mode 0 (line 0: from VBlank, 0
                         // too on the DMG) for one M-cycle.
                         self.mode = 0;
