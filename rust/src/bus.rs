@@ -33,7 +33,7 @@ use crate::cartridge::{fnv1a64, Cartridge};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
-use crate::ppu::{Ppu, DOTS_PER_FRAME};
+use crate::ppu::{Ppu, DOTS_PER_FRAME, IRQ_STAT};
 use crate::serial::Serial;
 use crate::state::{StateReader, StateWriter, Stateful};
 use crate::timer::Timer;
@@ -381,9 +381,13 @@ impl Hardware {
             0xFF46 => self.start_dma(ram, value),
             0xFF40..=0xFF4B => {
                 let was_on = self.ppu.lcd_on();
-                self.intf |= self.ppu.write(addr, value, now);
-                if addr == 0xFF45 {
-                    self.lyc_write_cancel();
+                let bits = self.ppu.write(addr, value, now);
+                self.intf |= bits;
+                if (addr == 0xFF41 || addr == 0xFF45)
+                    && bits & IRQ_STAT == 0
+                    && self.ppu.transitions_after_write(now, addr == 0xFF45)
+                {
+                    self.stat_write_cancel();
                 }
                 if was_on && !self.ppu.lcd_on() {
                     // With the LCD off, frames are counted by time.

@@ -76,6 +76,28 @@ enum Phase {
     Off,
 }
 
+/// Where the line state machine stood at some point of the M-cycle ending
+/// at `at` (`Ppu::note_stat_inputs`): enough to tell the STAT interrupt
+/// inputs then.
+#[derive(Clone, Copy)]
+struct StatInputs {
+    at: u64,
+    phase: Phase,
+    line: u8,
+    ly: u8,
+    stat_line: bool,
+}
+
+impl StatInputs {
+    const NONE: StatInputs = StatInputs {
+        at: u64::MAX,
+        phase: Phase::Off,
+        line: 0,
+        ly: 0,
+        stat_line: false,
+    };
+}
+
 #[derive(Clone)]
 pub struct Ppu {
     /// Video RAM: read through [`Ppu::vram`], written through
@@ -123,6 +145,11 @@ pub struct Ppu {
     /// The part of `late_irq` raised too late in its M-cycle for a halted
     /// CPU to wake in it.
     pub(crate) late_halt_irq: u8,
+    /// The STAT interrupt inputs before the transitions of the M-cycle in
+    /// which a STAT write lands (`write_stat_input`), and before those of
+    /// them at which an LYC write lands (transient, not saved).
+    stat_write_view: StatInputs,
+    lyc_write_view: StatInputs,
     // ---- Pixel output (derived; not part of save states) ---------------
     /// Draw the lines of the current frame (set by the machine per frame).
     pub(crate) rendering: bool,
@@ -225,6 +252,8 @@ impl Ppu {
             late_irq: 0,
             late_irq_at: 0,
             late_halt_irq: 0,
+            stat_write_view: StatInputs::NONE,
+            lyc_write_view: StatInputs::NONE,
             rendering: false,
             reference: false,
             frame: Box::new([0; PIXELS]),
@@ -501,24 +530,8 @@ impl Ppu {
                 self.update_stat()
             }
             0xFF41 => {
-                // DMG quirk (Pan Docs, STAT): for one cycle the write acts as
-                // if every source were enabled, so an active condition raises
-                // the interrupt on a low line. GBMicrotest stat_write_glitch_*
-                // (verified on a DMG) show it for HBlank, VBlank and LY=LYC
-                // but not during the OAM scan or mode 3. Nor on line 0 after
-                // the LCD is switched on, before its first mode 3: STAT reads
-                // mode 0 there, but HBlank has not begun (GBMicrotest
-                // lyc1_int_nops_a/b, lyc1_int_halt_a/b, verified on a DMG:
-                // a STAT write right after LCD on raises no interrupt).
-                let fresh_line0 = self.mode == 0 && self.phase == Phase::ToTransfer;
-                let active = self.lyc_match() || (self.lcd_on() && self.mode <= 1 && !fresh_line0);
-                let glitch = if active && !self.stat_line {
-                    IRQ_STAT
-                } else {
-                    0
-                };
                 self.stat_enables = value & 0x78;
-                glitch | self.update_stat()
+                self.write_stat_input(now, false)
             }
             0xFF42 => {
                 self.scy = value;
@@ -531,7 +544,7 @@ impl Ppu {
             0xFF44 => 0, // LY is read-only
             0xFF45 => {
                 self.lyc = value;
-                self.update_stat()
+                self.write_stat_input(now, true)
             }
             0xFF47 => {
                 self.bgp = value;

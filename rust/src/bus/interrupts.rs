@@ -31,15 +31,16 @@ impl Hardware {
         self.ppu.late_halt_irq = 0;
     }
 
-    /// The PPU samples its STAT line at the end of the M-cycle: an LYC write
-    /// in the M-cycle in which the line rose, that lowers it again, leaves
-    /// no edge, so the request raised late in that cycle is withdrawn, like
-    /// a TIMA write cancelling the timer's (GBMicrotest line_153_lyc_int_b,
-    /// verified on a DMG: LYC=0xFF written in the M-cycle of line 153's
-    /// LY=0 match raises no interrupt).
+    /// A STAT or LYC write lands inside its M-cycle, before some of the
+    /// PPU's transitions in it (`Ppu::write_stat_input`): when it leaves no
+    /// rising edge there, the request those later transitions raised with
+    /// the old value is withdrawn, like a TIMA write cancelling the timer's
+    /// (GBMicrotest line_153_lyc_int_b, verified on a DMG: LYC=0xFF written
+    /// in the M-cycle of line 153's LY=0 match raises no interrupt; gambatte
+    /// m0enable/disable_scx3_2: HBlank disabled as it begins, none).
     #[cold]
-    pub(super) fn lyc_write_cancel(&mut self) {
-        if self.if_late_at == self.now && self.if_late & IRQ_STAT != 0 && !self.ppu.stat_line() {
+    pub(super) fn stat_write_cancel(&mut self) {
+        if self.if_late_at == self.now && self.if_late & IRQ_STAT != 0 {
             self.intf &= !IRQ_STAT;
             self.if_late &= !IRQ_STAT;
             self.halt_late &= !IRQ_STAT;

@@ -102,7 +102,151 @@ impl Ppu {
     /// M-cycle ahead of the STAT flag (line 153: LYC=0 matches at +8).
     #[inline]
     fn lyc_irq(&self) -> bool {
-        self.ly == self.lyc && self.phase != Phase::ToLy0Irq
+        self.lyc_input_ly() == Some(self.lyc)
+    }
+
+    /// The LY the LY=LYC input compares with LYC (none on line 153 between
+    /// LY reading 0 and the comparison of 0).
+    #[inline]
+    fn lyc_input_ly(&self) -> Option<u8> {
+        if self.phase == Phase::ToLy0Irq {
+            None
+        } else {
+            Some(self.ly)
+        }
+    }
+
+    /// DMG quirk (Pan Docs, STAT): for one cycle a STAT write acts as if
+    /// every source were enabled, so an active condition raises the
+    /// interrupt on a low line. GBMicrotest stat_write_glitch_* (verified on
+    /// a DMG) show it for HBlank, VBlank and LY=LYC but not during the OAM
+    /// scan or mode 3: the HBlank and VBlank interrupt sources, which lead
+    /// the STAT mode bits (stat_write_glitch_l1_b, l143_b: HBlank began in
+    /// the M-cycle before, STAT reads mode 0 only from the write's first
+    /// dot; gambatte m0enable/disable_scx3_2: HBlank begins after the
+    /// write, none). Nor on line 0 after the LCD is switched on, before its
+    /// first mode 3, where HBlank has not begun though STAT reads mode 0
+    /// (GBMicrotest lyc1_int_nops_a/b, lyc1_int_halt_a/b, verified on a
+    /// DMG: a STAT write right after LCD on raises no interrupt).
+    #[inline]
+    fn stat_write_quirk(&self) -> bool {
+        self.lyc_match() || self.mode_sources() & 0x18 != 0
+    }
+
+    /// Before the transition due at `t`, in the M-cycle ending at `m`:
+    /// keep the state a STAT or LYC write in that M-cycle acts on
+    /// (`write_stat_input`). Only stores: the inputs are worked out from it
+    /// when such a write comes.
+    #[inline]
+    fn note_stat_inputs(&mut self, t: u64, m: u64) {
+        // The end of the OAM-scan pulse (when STAT reads mode 2) comes
+        // before both writes: gambatte m2enable/late_enable_after_lycint_3
+        // (mode 2 enabled in that M-cycle: no interrupt).
+        if self.phase == Phase::ToMode2 {
+            return;
+        }
+        let now = StatInputs {
+            at: m,
+            phase: self.phase,
+            line: self.line,
+            ly: self.ly,
+            stat_line: self.stat_line,
+        };
+        if self.stat_write_view.at != m {
+            self.stat_write_view = now;
+        }
+        // An LYC write comes after the transitions on its M-cycle's first dot
+        // and after the line start (LY's change): gambatte lycEnable/
+        // lyc0_late_ff45_enable_3 (LYC=LY-1 written as LY changes: none),
+        // miscmstatirq/lycwirq_trigger_m0_late_ly44_lyc45_4 (LYC=LY written
+        // as LY changes and HBlank ends: an interrupt).
+        if t & 3 != 1 && self.phase != Phase::ToNextLine && self.lyc_write_view.at != m {
+            self.lyc_write_view = now;
+        }
+    }
+
+    /// The view a STAT (`lyc_write` false) or LYC write at `now` acts on, if
+    /// transitions of its M-cycle came after it.
+    #[inline]
+    fn write_view(&self, now: u64, lyc_write: bool) -> Option<StatInputs> {
+        let v = if lyc_write {
+            self.lyc_write_view
+        } else {
+            self.stat_write_view
+        };
+        (v.at == now && self.lcd_on()).then_some(v)
+    }
+
+    /// Whether transitions of the M-cycle ending at `now` came after the
+    /// STAT (`lyc_write` false) or LYC write in it, so that an edge they
+    /// raised with the old value is withdrawn when `write_stat_input` does
+    /// not repeat it; edges raised before the write stand.
+    pub(crate) fn transitions_after_write(&self, now: u64, lyc_write: bool) -> bool {
+        self.write_view(now, lyc_write).is_some()
+    }
+
+    /// `f` on the PPU as it stood at `v` (phase, line, LY), registers as now.
+    fn at_view<R>(&mut self, v: StatInputs, f: impl Fn(&Ppu) -> R) -> R {
+        let now = (self.phase, self.line, self.ly);
+        (self.phase, self.line, self.ly) = (v.phase, v.line, v.ly);
+        let r = f(self);
+        (self.phase, self.line, self.ly) = now;
+        r
+    }
+
+    /// After a STAT (`lyc_write` false) or LYC write at `now` (the new value
+    /// in place, the PPU caught up to `now`): whether the STAT line has a
+    /// rising edge in this M-cycle at or after the write, given as IRQ_STAT.
+    /// The transitions of the M-cycle split at the write
+    /// (`note_stat_inputs`): the line moves from its level just before the
+    /// write (old value) through the DMG STAT-write quirk and the level the
+    /// new value gives with the inputs then, to the level it gives with the
+    /// inputs at the end of the M-cycle. An edge that the transitions after
+    /// the write raised with the old value and that this does not repeat is
+    /// withdrawn by the caller (`Hardware::stat_write_cancel`).
+    ///
+    /// A STAT write lands before the M-cycle's transitions: gambatte
+    /// m2enable/lyc1_m2irq_late_lycdisable_1 (LY=LYC source disabled in the
+    /// M-cycle the OAM-scan pulse rises: an interrupt; _2 one M-cycle later:
+    /// none), m0enable/disable_scx3_2 and disable_scx7_2 (HBlank disabled
+    /// in the M-cycle it begins, on its first dot: none), lycdisable_ff41_
+    /// scx3_2 (LY=LYC disabled there: an interrupt), m2enable/disable_1
+    /// (mode 2 disabled as its pulse rises: the quirk's edge),
+    /// m2_late_m0disable_1, late_enable_m0disable_2, late_m1disable_ly0_2,
+    /// late_enable_after_lycint_disable_1, m1/lyc143_late_m2enable_
+    /// lycdisable_2, lycEnable/lyc0_m1disable_2, miscmstatirq/
+    /// lycstatwirq_trigger_m0_late_ly44_lyc44_08_40_4, m0statwirq_scx3_1.
+    /// An LYC write lands after the M-cycle's first dot: m0enable/
+    /// lycdisable_ff45_3 and _scx2_2 (HBlank begins on the M-cycle's third
+    /// or last dot: an interrupt) against lycdisable_ff45_scx3_3 (on its
+    /// first dot: none); m2enable/lyc1_m2irq_late_lyc255_2, lycEnable/
+    /// lyc153_late_ff45_enable_4; GBMicrotest line_153_lyc_int_b (LYC=0xFF
+    /// in the M-cycle of line 153's LY=0 match: none).
+    pub(super) fn write_stat_input(&mut self, now: u64, lyc_write: bool) -> u8 {
+        let after = self.compute_stat_line();
+        let rising = match self.write_view(now, lyc_write) {
+            Some(v) => {
+                let (quirk, during) =
+                    self.at_view(v, |p| (p.stat_write_quirk(), p.compute_stat_line()));
+                let quirk = quirk && !lyc_write;
+                let mut rising = ((quirk || during) && !v.stat_line) || (after && !during);
+                if lyc_write && self.stat_write_view.at == now {
+                    // An edge before the write (on the first dot) stands.
+                    rising |= v.stat_line && !self.stat_write_view.stat_line;
+                }
+                rising
+            }
+            None => {
+                let quirk = !lyc_write && self.stat_write_quirk();
+                (quirk || after) && !self.stat_line
+            }
+        };
+        self.stat_line = after;
+        if rising {
+            IRQ_STAT
+        } else {
+            0
+        }
     }
 
     pub(super) fn compute_stat_line(&self) -> bool {
@@ -323,11 +467,12 @@ impl Ppu {
             }
             let t = self.next;
             let was = self.phase;
+            let m = (t + 3) & !3;
+            self.note_stat_inputs(t, m);
             let bits = self.transition();
             if bits != 0 {
                 // Remember which M-cycle raised them: the end of the M-cycle
                 // the transition falls in (CPU accesses are M-cycle aligned).
-                let m = (t + 3) & !3;
                 if self.late_irq_at != m {
                     self.late_irq_at = m;
                     self.late_irq = 0;
@@ -497,6 +642,21 @@ impl Ppu {
                 self.ly = self.line;
                 match self.line {
                     0..=143 => {
+                        // The HBlank source falls as the line starts, a
+                        // moment before the LY=LYC input compares the new
+                        // LY: with both enabled (and not the OAM-scan pulse,
+                        // which bridges the gap) the line drops and rises
+                        // again, an interrupt (gambatte lycEnable/
+                        // ff41_disable_3, miscmstatirq/lycwirq_trigger_m0_
+                        // late_ly44_lyc45_2, lcdirq_precedence/
+                        // lcdirqprecedence_lycirq_ly44_lcdstat58).
+                        if self.line != 0
+                            && self.stat_line
+                            && self.stat_enables & 0x60 == 0x40
+                            && self.ly == self.lyc
+                        {
+                            irq |= IRQ_STAT;
+                        }
                         // STAT still reads mode 0 (line 0: from VBlank, 0
                         // too on the DMG) for one M-cycle.
                         self.mode = 0;
