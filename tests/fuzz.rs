@@ -265,15 +265,22 @@ fn fuzz_states(seconds: u64, progress: &std::sync::atomic::AtomicU64) {
     );
 }
 
+/// A machine looping on `nop; jp 0x100` with the LCD switched off and a few
+/// frames run (frames timed by `frame_start`).
+fn lcd_off_machine() -> GameBoy {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]); // nop; jp 0x100
+    let mut gb = GameBoy::new(&rom, None).unwrap();
+    gb.poke(0xFF40, 0x00);
+    gb.run_frames(3, false);
+    gb
+}
+
 /// A state whose LCDC says the LCD is on while its PPU schedule is stopped
 /// (found by the fuzz above: such a machine never ended a frame) is refused.
 #[test]
 fn lcd_switch_that_disagrees_with_the_schedule_is_refused() {
-    let mut rom = vec![0u8; 0x8000];
-    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]); // nop; jp 0x100
-    let mut gb = GameBoy::new(&rom, None).unwrap();
-    gb.poke(0xFF40, 0x00); // LCD off
-    gb.run_frames(1, false);
+    let mut gb = lcd_off_machine();
     let off = gb.save_state();
     gb.poke(0xFF40, 0x91); // LCD on again
     let on = gb.save_state();
@@ -299,11 +306,7 @@ fn lcd_switch_that_disagrees_with_the_schedule_is_refused() {
 /// A machine whose state is saved with `edit` applied to its bytes (then
 /// sealed again) must be refused with a message containing `expect`.
 fn assert_refused(edit: impl Fn(&mut Vec<u8>), expect: &str) {
-    let mut rom = vec![0u8; 0x8000];
-    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]); // nop; jp 0x100
-    let mut gb = GameBoy::new(&rom, None).unwrap();
-    gb.poke(0xFF40, 0x00); // LCD off: frames are timed by `frame_start`
-    gb.run_frames(3, false);
+    let gb = lcd_off_machine();
     let mut bad = gb.save_state();
     edit(&mut bad);
     let bad = emurust::state::reseal(&bad).unwrap();
@@ -341,11 +344,7 @@ fn implausible_frame_count_is_refused() {
 /// frame's time after `frame_start`; a start of 2^64-1 never ended one.
 #[test]
 fn frame_without_a_start_is_refused() {
-    let mut rom = vec![0u8; 0x8000];
-    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x00, 0x01]);
-    let mut gb = GameBoy::new(&rom, None).unwrap();
-    gb.poke(0xFF40, 0x00);
-    gb.run_frames(3, false);
+    let gb = lcd_off_machine();
     let start = gb.hardware().frame_start;
     let state = gb.save_state();
     // The saved `frame_start`: the one place its 8 bytes occur.
