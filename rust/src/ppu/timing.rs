@@ -99,21 +99,11 @@ impl Ppu {
     }
 
     /// The LY=LYC input of the STAT interrupt logic: the comparison one
-    /// M-cycle ahead of the STAT flag (line 153: LYC=0 matches at +8).
+    /// M-cycle ahead of the STAT flag (line 153: LYC=0 matches at +8; no
+    /// match between LY reading 0 and the comparison of 0).
     #[inline]
     fn lyc_irq(&self) -> bool {
-        self.lyc_input_ly() == Some(self.lyc)
-    }
-
-    /// The LY the LY=LYC input compares with LYC (none on line 153 between
-    /// LY reading 0 and the comparison of 0).
-    #[inline]
-    fn lyc_input_ly(&self) -> Option<u8> {
-        if self.phase == Phase::ToLy0Irq {
-            None
-        } else {
-            Some(self.ly)
-        }
+        self.ly == self.lyc && self.phase != Phase::ToLy0Irq
     }
 
     /// DMG quirk (Pan Docs, STAT): for one cycle a STAT write acts as if
