@@ -213,6 +213,24 @@ def test_fault_injection_api(rom: bytes) -> None:
         gb._inject_fault("nope")
 
 
+def test_state_edit_aids_follow_the_state_layout(rom: bytes) -> None:
+    """The proofs' test-only aids edit a save state in place: they must find the PPU
+    section (they silently found nothing when the section grew, and the proofs failed)."""
+    gb = emurust.GameBoy(rom)
+    gb.tick(3, render=False)
+    now = gb.cycles
+    ly = gb.memory[0xFF44]
+    assert gb._test_shift_ppu(4, now)
+    assert gb._test_shift_ppu(-4, now)
+    assert gb.cycles == now
+    assert gb.memory[0xFF44] == ly
+    had = gb._test_set_wy_latch(True)
+    assert had is not None
+    assert gb._test_set_wy_latch(False) is True
+    assert gb._test_set_wy_latch(had) is False
+    assert gb.cycles == now
+
+
 def test_trace_api(rom: bytes) -> None:
     gb = emurust.GameBoy(rom)
     gb.trace_enable(16)
@@ -398,6 +416,7 @@ class _Recorder:
 
 LY153 = "pyboy-line-153-ly-terminal"
 LCD_ON = "pyboy-lcd-enable-4-cycles-terminal"
+WINDOW = "pyboy-window-ly-ge-wy-terminal"
 
 
 def test_line_153_proof_blargg_wait_loop(shared_roms: Path) -> None:
@@ -456,38 +475,46 @@ def test_line_153_proof_pandoras_blocks(shared_roms: Path, seed: int, pyboy_a: i
 
 
 @pytest.mark.parametrize(
-    ("parts", "seed", "frame", "read"),
+    ("parts", "seed", "frame", "read", "entry"),
     [
         # 2048's VRAM copy (0x172F: ldh a,($ff41); and $02; jr nz) reads STAT at a line
-        # start: emurust mode 2 (wait), PyBoy still mode 0 (copy one more byte).
-        (("homebrew", "2048", "2048.gb"), 0, 1, "90188"),
+        # start: emurust mode 2 (wait), PyBoy still mode 0 (copy one more byte). 2048 also
+        # turns its window on (WY = 0) after LY passed WY: PyBoy times mode 3 with the
+        # window on the rest of the frame, a DMG does not (the late-line re-run alone does
+        # not reach PyBoy's state).
+        (("homebrew", "2048", "2048.gb"), 0, 1, "90188", WINDOW),
         # Pandora's Blocks (seed 1) polls STAT at 0x3845 for mode 0 on a plain line:
         # PyBoy sees mode 3 once more and runs 32 T-cycles behind.
-        (("homebrew", "pandoras-blocks", "PandorasBlocks.gbc"), 1, 5, "370604"),
+        (("homebrew", "pandoras-blocks", "PandorasBlocks.gbc"), 1, 5, "370604", LCD_ON),
     ],
 )
 def test_lcd_enable_late_line_proof(
-    shared_roms: Path, parts: tuple[str, ...], seed: int, frame: int, read: str
+    shared_roms: Path, parts: tuple[str, ...], seed: int, frame: int, read: str, entry: str
 ) -> None:
     path = _rom(shared_roms, *parts)
     seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
     result = lockstep.run_lockstep(
-        path, frames=frame + 3, seed=seed, allowlist=_capturing(LCD_ON, seen)
+        path, frames=frame + 3, seed=seed, allowlist=_capturing(entry, seen)
     )
     assert result.divergence is None, result.summary()
     assert result.stopped is not None
     stop, name, proof = result.stopped
-    assert (stop, name) == (frame, LCD_ON)
+    assert (stop, name) == (frame, entry)
     assert f"at cycle {read}" in proof
-    # Strict: a memory difference the replay does not reproduce is not proven.
+    assert ("LY >= WY" in proof) == (entry == WINDOW)
     point, diffs = seen[-1]
+    if entry == WINDOW:
+        # The late-line proof alone did not explain it (it was tried first).
+        assert allowlist._lcd_enable_late_proof(point, diffs) is None
+    # Strict: a memory difference the replay does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "vram", "addr": 0x8000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert allowlist._window_late_proof(point, diffs) is None
     assert allowlist._lcd_enable_late_proof(point, diffs) is None
     # Without the entry the same point is a divergence.
-    result = lockstep.run_lockstep(path, frames=frame + 3, seed=seed, allowlist=_without(LCD_ON))
+    result = lockstep.run_lockstep(path, frames=frame + 3, seed=seed, allowlist=_without(entry))
     divergence = result.divergence
     assert divergence is not None
     assert result.stopped is None
@@ -550,8 +577,9 @@ def test_resync_goes_on_past_a_failure() -> None:
 
 
 def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
-    """2048 enables the LCD at frame 1, where PyBoy's lines start 4 T-cycles late: a plain
-    run stops there; a resynchronizing one classifies it and keeps comparing."""
+    """2048 enables the LCD at frame 1, where PyBoy's lines start 4 T-cycles late (and it
+    turns its window on after LY passed WY, which PyBoy times as a window): a plain run
+    stops there; a resynchronizing one classifies it and keeps comparing."""
     path = shared_roms / "homebrew" / "2048" / "2048.gb"
     if not path.is_file():
         pytest.skip(f"{path} not found")
@@ -560,5 +588,5 @@ def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
     result = lockstep.run_lockstep(path, frames=120, seed=0, resync=True)
     proven = [r for r in result.resyncs if r.kind == "pyboy-deviation"]
     assert proven, result.summary()
-    assert proven[0].name == "pyboy-lcd-enable-4-cycles-terminal"
+    assert proven[0].name == WINDOW
     assert result.frames_compared > plain.frames_compared + 100

@@ -15,7 +15,7 @@ use crate::state::{unseal, StateReader, StateWriter, Stateful};
 pub use crate::cartridge::header::MAX_ROM_SIZE;
 const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
 /// Bump when the state layout changes; older states are rejected by name.
-pub const STATE_VERSION: u32 = 4;
+pub const STATE_VERSION: u32 = 5;
 
 /// Reject ROMs larger than any Game Boy cartridge (before copying them).
 fn check_rom_size(len: usize) -> Result<()> {

@@ -173,6 +173,9 @@ pub struct Ppu {
     /// depends on both).
     scan_gen: u64,
     scan_tall: bool,
+    /// Set while this line's OAM scan saw the object size switched midway:
+    /// bit k says object k was scanned as 8x16 (`switch_scan_size`).
+    scan_sizes: Option<u64>,
     /// The fast renderer's line being drawn: shades, and BG colour indices
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
@@ -194,8 +197,16 @@ pub struct Ppu {
     /// The frame that just ended is the first after the LCD was switched
     /// on: a DMG does not show it (the screen stays blank).
     pub(crate) blank_frame: bool,
-    /// LY matched WY on some line of this frame (the window may start).
+    /// The window's WY latch: LY matched WY with LCDC.5 set at some time
+    /// during a visible line of this frame (the window may start). The
+    /// comparison is live: LY's change (seen at the line's mode-2 edge), WY
+    /// writes and LCDC.5 being set all set it, in mode 3 and HBlank too.
+    /// Saved: it times mode 3.
     wy_triggered: bool,
+    /// `wy_triggered` as it was when this line's mode 3 began: a WY write
+    /// during mode 3 sets the latch at once for the lines after, but it
+    /// starts the window on this one only from its dot (the FIFO).
+    wy_at_m3: bool,
     /// Register writes that landed during this line's mode 3, with the
     /// registers as they were before the first of them: the line is drawn
     /// by the dot-accurate FIFO when it ends.
@@ -252,6 +263,7 @@ impl Ppu {
             line_keys: [0; HEIGHT],
             scan_gen: 0,
             scan_tall: false,
+            scan_sizes: None,
             line_buf: [0; LINE_BUF],
             line_ci: [0; LINE_BUF],
             line_objs: [0; 10],
@@ -262,6 +274,7 @@ impl Ppu {
             fresh_on: false,
             blank_frame: false,
             wy_triggered: false,
+            wy_at_m3: false,
             mid_writes: Vec::new(),
             mid_regs: LineRegs::default(),
             mode3_origin: 0,
@@ -471,7 +484,14 @@ impl Ppu {
         }
         match addr {
             0xFF40 => {
+                if (value ^ self.lcdc) & 0x04 != 0
+                    && self.phase == Phase::ToTransfer
+                    && self.mode == 2
+                {
+                    self.switch_scan_size(value & 0x04 != 0, now);
+                }
                 let was_on = self.lcd_on();
+                let old_lcdc = self.lcdc;
                 if was_on && value & 0x80 == 0 {
                     self.lyc_flag_off = self.lyc_match();
                 }
@@ -486,6 +506,13 @@ impl Ppu {
                     self.stat_line = self.compute_stat_line();
                     return 0;
                 }
+                // The window enabled while LY = WY on a visible line sets
+                // the WY latch (the comparison only counts with LCDC.5 set:
+                // gambatte window/arg/late_enable_afterVblank_3/_5).
+                if value & !old_lcdc & 0x20 != 0 && was_on && self.line < 144 && self.ly == self.wy
+                {
+                    self.wy_triggered = true;
+                }
                 if !was_on && self.lcd_on() {
                     // The first line after LCD on has no OAM scan: it starts in
                     // mode 0 and enters mode 3 where mode 2 would have ended.
@@ -495,6 +522,7 @@ impl Ppu {
                     self.line_start = now.saturating_sub(LCD_ON_EARLY);
                     self.window_line = 0;
                     self.wy_triggered = false;
+                    self.scan_sizes = None;
                     self.fresh_on = true;
                     self.phase = Phase::ToTransfer;
                     self.next = self.line_start + MODE3_START_DOTS;
@@ -532,6 +560,15 @@ impl Ppu {
             }
             0xFF4A => {
                 self.wy = value;
+                // WY meets LY at any time of a visible line, HBlank
+                // included: the window latch is set from the next line on
+                // (this line's mode 3 sees it from the write's dot, in the
+                // FIFO). gambatte window/arg/late_wy_FFto0_ly2_1 (line 0,
+                // dot 448), late_wy_10to0_ly1_2, late_wy_FFto1_ly2_2 (dot
+                // 452), late_wy_FFto2_ly2_*, late_wy_10to1_ly1_* (mode 3).
+                if value == self.ly && self.line < 144 && self.lcdc & 0xA0 == 0xA0 {
+                    self.wy_triggered = true;
+                }
                 0
             }
             _ => {
@@ -590,6 +627,10 @@ impl Stateful for Ppu {
         w.bool(self.stat_line);
         w.bool(self.frame_ready);
         w.bool(self.lyc_flag_off);
+        // The window's WY latch and the OAM scan's object sizes time mode 3.
+        w.bool(self.wy_triggered);
+        w.bool(self.wy_at_m3);
+        w.u64(self.scan_sizes.unwrap_or(u64::MAX));
         w.end_section();
     }
 
@@ -638,6 +679,17 @@ impl Stateful for Ppu {
         // the loaded registers.
         self.mid_writes.clear();
         self.lyc_flag_off = r.bool()?;
+        self.wy_triggered = r.bool()?;
+        self.wy_at_m3 = r.bool()?;
+        self.scan_sizes = match r.u64()? {
+            u64::MAX => None,
+            m if m >> 40 == 0 => Some(m),
+            m => {
+                return Err(Error::InvalidState(format!(
+                    "corrupted state: PPU object sizes {m:#x} out of range"
+                )))
+            }
+        };
         if self.mode > 3 || self.line > 153 || self.ly > 153 {
             return Err(Error::InvalidState(format!(
                 "corrupted state: PPU mode {} / line {} / LY {} out of range",

@@ -1076,6 +1076,24 @@ impl PyGameBoy {
         }
     }
 
+    /// Test-only: sets the window's WY latch (LY met WY with LCDC.5 set in
+    /// this frame), through a save state of this machine; returns the
+    /// latch's value before, or None (the machine unchanged) if the state's
+    /// layout is not the one expected. The lockstep harness's proof that
+    /// PyBoy starts the window on any line with LY >= WY
+    /// (emurust.verify.allowlist) uses it.
+    fn _test_set_wy_latch(&mut self, py: Python<'_>, latched: bool) -> PyResult<Option<bool>> {
+        let state = self.read(|gb| gb.save_state())?;
+        let Some((edited, before)) = testing::set_wy_latch(&state, latched) else {
+            return Ok(None);
+        };
+        self.core_mut()?.hooks.clear_stop(); // as load_state does
+        match self.write(|gb| gb.load_state(&edited))? {
+            Ok(()) => Ok(Some(before)),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
     /// The injected fault's name, or None.
     #[getter]
     fn _fault(&self) -> PyResult<Option<&'static str>> {

@@ -572,23 +572,35 @@ def _plain_line(gb: GameBoy) -> bool:
     return not any(0 <= ly - (oam[4 * n] - 16) < height for n in range(40))
 
 
-def _late_line_replay(gb: GameBoy, target: int) -> tuple[GameBoy, list[int], list[int]] | None:
+def _late_line_replay(
+    gb: GameBoy, target: int, *, pyboy_window: bool = False
+) -> tuple[GameBoy, list[int], list[int], int] | None:
     """Runs ``gb`` to ``target`` as PyBoy's PPU behaves after an LCD enable: a step
     (instruction, interrupt dispatch or halted step) during which a line starts (LY
     changes, or STAT enters mode 2, or mode 1 from mode 0), or mode 0 starts on a line
     whose mode 3 has its minimum length (:func:`_plain_line`), is re-run with the PPU's
     line timing 4 T-cycles later (``GameBoy._test_shift_ppu``); the timing is put back as
-    soon as that event has happened (in that step or a later one). Returns the machine,
-    the clocks of the steps whose event was delayed and of those whose outcome (clock,
-    registers) the delay changed; None if the machine has no instruction boundary at
-    ``target`` or its state cannot be shifted."""
+    soon as that event has happened (in that step or a later one). With ``pyboy_window``
+    the window's WY latch is also set before every step to PyBoy's rule, LCDC.5 set and
+    LY >= WY (``GameBoy._test_set_wy_latch``). Returns the machine, the clocks of the
+    steps whose event was delayed and of those whose outcome (clock, registers) the delay
+    changed, and the number of steps before which PyBoy's window rule changed the latch;
+    None if the machine has no instruction boundary at ``target`` or its state cannot be
+    edited."""
     delayed: list[int] = []
     changed: list[int] = []
+    forced = 0
     late = False  # the PPU runs 4 T-cycles late until the delayed event has happened
     while gb.cycles < target:
-        before = gb.save_state()
         ly, mode = gb.memory[0xFF44], gb.memory[0xFF41] & 3
         on = gb.memory[0xFF40] & 0x80
+        if pyboy_window:
+            want = bool(on and gb.memory[0xFF40] & 0x20 and ly >= gb.memory[0xFF4A])
+            had = gb._test_set_wy_latch(want)
+            if had is None:
+                return None
+            forced += had != want
+        before = gb.save_state()
         start = gb.cycles
         gb._step_to_cycle(start + 1)
         if gb.cycles == start:
@@ -610,7 +622,7 @@ def _late_line_replay(gb: GameBoy, target: int) -> tuple[GameBoy, list[int], lis
         if not gb._test_shift_ppu(-4, gb.cycles):
             return None
         late = False
-    return (gb, delayed, changed) if gb.cycles == target else None
+    return (gb, delayed, changed, forced) if gb.cycles == target else None
 
 
 def _line_event(gb: GameBoy, on: int, ly: int, mode: int) -> bool:
@@ -625,6 +637,14 @@ def _line_event(gb: GameBoy, on: int, ly: int, mode: int) -> bool:
 
 
 def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
+    return _late_replay_proof(point, diffs, pyboy_window=False)
+
+
+def _window_late_proof(point: Point, diffs: list[Diff]) -> str | None:
+    return _late_replay_proof(point, diffs, pyboy_window=True)
+
+
+def _late_replay_proof(point: Point, diffs: list[Diff], *, pyboy_window: bool) -> str | None:
     regions = {str(d["region"]) for d in diffs}
     if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
         return None
@@ -633,10 +653,12 @@ def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
     # At PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an interrupt
     # 4 T-cycles late (pyboy-late-interrupt-4-cycles) since the last matching point.
     for lag in (0, 4):
-        replay = _late_line_replay(point.emurust_start(), point.pyboy_cycles - lag)
-        if replay is None or not replay[1]:
+        replay = _late_line_replay(
+            point.emurust_start(), point.pyboy_cycles - lag, pyboy_window=pyboy_window
+        )
+        if replay is None or not replay[1] or (pyboy_window and not replay[3]):
             continue
-        gb, delayed, changed = replay
+        gb, delayed, changed, forced = replay
         if lag and not _serviced_interrupt(point):
             continue
         if not _same_as_pyboy(point, gb, lag):
@@ -648,10 +670,16 @@ def _lcd_enable_late_proof(point: Point, diffs: list[Diff]) -> str | None:
             else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
             f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
         )
+        window = (
+            f" and its window's WY latch set to PyBoy's rule (LCDC.5 and LY >= WY), which "
+            f"changed it before {forced} step(s),"
+            if pyboy_window
+            else ""
+        )
         return (
             f"emurust re-run from the last matching point with each line start (and mode 0 "
-            f"start on plain lines) seen 4 T-cycles late, as PyBoy's after an LCD enable, "
-            f"reaches PyBoy's state at {when}: registers, VRAM, OAM and memory equal "
+            f"start on plain lines) seen 4 T-cycles late, as PyBoy's after an LCD enable,"
+            f"{window} reaches PyBoy's state at {when}: registers, VRAM, OAM and memory equal "
             f"(stack bytes below SP and LY/STAT aside); {len(delayed)} line start(s) "
             f"delayed, which changed the outcome of the step(s) at cycle {steps}"
         )
@@ -912,6 +940,30 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_never,
         prove=_lcd_enable_late_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-window-ly-ge-wy-terminal",
+        masks=(
+            "nothing: a terminal entry, tried after pyboy-lcd-enable-4-cycles-terminal. The "
+            "run stops (status allowlisted) when emurust re-run as that entry's proof does "
+            "(line starts seen 4 T-cycles late, the same comparison at PyBoy's clock) and, "
+            "before every step, with its window's WY latch set to PyBoy's rule (LCDC.5 set "
+            "and LY >= WY) reaches PyBoy's state, and the rule changed the latch before at "
+            "least one step"
+        ),
+        evidence=(
+            "A DMG starts the window on a line only after LY = WY was seen with LCDC.5 set "
+            "in this frame: gambatte window/arg/late_enable_afterVblank_3 (LCDC.5 set before "
+            "line 1's LY = WY comparison, WY = 1: the window lengthens mode 3, out3) and "
+            "_5 (set 2 M-cycles later, after it: no window on the line, out0), verified on "
+            "a DMG; emurust passes both, PyBoy 2.8.1 passes _3 and fails _5: it times mode "
+            "3 with the window on every line with LY >= WY while LCDC.5 is set. Seen in "
+            "2048, which turns its window on (LCDC 0x91 -> 0xE3, WY = 0) after LY passed "
+            "WY: PyBoy lengthens mode 3 on the rest of the frame, emurust does not, and its "
+            "STAT-polled VRAM copy copies a different number of bytes per line"
+        ),
+        rule=_never,
+        prove=_window_late_proof,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""

@@ -51,6 +51,12 @@ const WIN_PREROLL_DOT: u32 = 5;
 /// the FIFO applies other writes on (mealybug m3_wx_4/5/6_change: WX = 4
 /// and 5 written before mode 3 still start the window, 6 does not).
 const WX_WRITE_LAG: u32 = 2;
+/// A WY write reaches the window's LY = WY comparator this many dots after
+/// the dot the FIFO applies other writes on (gambatte window/arg/
+/// late_wy_FFto2_ly2_scx3_1/_3 and _scx5_2: a write 3 dots before the
+/// pixel counter meets WX starts the window, 2 dots before does not;
+/// late_wy_FFto2_ly2_wx0f_2, late_scx_late_wy_FFto4_ly4_wx20_1/_3).
+const WY_WRITE_LAG: u32 = 3;
 /// LCDC writes reach the pixel mixer and the window logic this many dots
 /// after the fetcher.
 const LCDC_LATE_LAG: u32 = 1;
@@ -239,11 +245,7 @@ impl Ppu {
             self.mid_regs
         };
         let writes = self.mid_writes.clone();
-        // As `mode3_dots`: the window is due from the line LY meets WY.
-        let wy_triggered = self.wy_triggered;
-        self.wy_triggered = self.ly >= self.wy;
         let (dots, _, _) = self.fifo_run(regs, writes, false);
-        self.wy_triggered = wy_triggered;
         dots
     }
 
@@ -295,11 +297,13 @@ impl Ppu {
         let mut pending: u16 = (1u16 << self.line_obj_count) - 1;
         let mut ofetch = ObjFetch::Idle;
         let mut obj_lcdc = (r.lcdc, r.lcdc);
-        // The writes, at the dots where they take effect (WX reaches the
-        // window comparator later than the other registers).
+        // The writes, at the dots where they take effect (WX and WY reach
+        // the window comparators later than the other registers).
         for w in writes.iter_mut() {
             if w.addr == 0xFF4B {
                 w.dot += WX_WRITE_LAG;
+            } else if w.addr == 0xFF4A {
+                w.dot += WY_WRITE_LAG;
             }
         }
         writes.sort_by_key(|w| w.dot);
@@ -307,6 +311,10 @@ impl Ppu {
         // them a dot after the fetcher (mealybug m3_lcdc_bg_en_change,
         // m3_lcdc_win_en_change_multiple_wx).
         let mut late_lcdc = r.lcdc;
+        // The WY latch: as mode 3 began, then set on the dot a WY or LCDC
+        // write makes WY meet LY with the window enabled (gambatte window/arg/late_wy_FFto2_ly2_1/_3,
+        // late_wy_10to1_ly1_1/_3, late_wy_FFto0_ly0_2).
+        let mut wy_hit = self.wy_at_m3;
         let mut wi = 0;
         let mut li = 0;
         let mut d: u32 = 0;
@@ -336,6 +344,7 @@ impl Ppu {
                 }
                 wx_written |= w.addr == 0xFF4B;
                 r.set(w.addr, w.value);
+                wy_hit |= r.lcdc & 0x20 != 0 && r.wy == ly;
                 wi += 1;
             }
             let win_was_enabled = r_lcdc_before & late_lcdc & 0x20 != 0;
@@ -370,7 +379,7 @@ impl Ppu {
                 fine = (r.scx & 7) as i16;
                 lx = -fine;
             }
-            let win_y = win_enabled && self.wy_triggered;
+            let win_y = win_enabled && wy_hit;
             let wx = r.wx as i16;
             // Before the first tile is pushed, the pixel counter runs
             // through the 7 positions left of the screen, one a dot (a dot
@@ -439,22 +448,33 @@ impl Ppu {
                     start_window!();
                 }
             }
-            // Object fetch in progress: the fetcher and shifter wait.
+            // Object fetch in progress: the fetcher and shifter wait. A DMG
+            // whose LCDC.1 is cleared meanwhile cuts it short on that dot:
+            // the shifter goes on at once (gambatte sprites/
+            // sprite_late_late_disable_spx1A_1, _spx1B_1 against
+            // sprite_late_disable_spx1A_2, _spx1B_2), the object's row still
+            // merged (mealybug m3_lcdc_obj_en_change and its _variant set
+            // LCDC.1 again before its pixels leave).
             if let ObjFetch::Fetching(k, n) = ofetch {
-                if n == OBJ_SIZE_AT {
-                    obj_lcdc = (r.lcdc, r.lcdc);
-                }
-                if n == OBJ_SIZE_HIGH_AT {
-                    obj_lcdc.1 = r.lcdc;
-                }
-                if n < OBJ_FETCH_DOTS {
-                    ofetch = ObjFetch::Fetching(k, n + 1);
-                } else {
+                if r.lcdc & 0x02 == 0 {
                     self.merge_object(k as usize, obj_lcdc, lx, &mut obj, obj_head);
                     ofetch = ObjFetch::Idle;
-                }
-                if ofetch != ObjFetch::Idle {
-                    continue;
+                } else {
+                    if n == OBJ_SIZE_AT {
+                        obj_lcdc = (r.lcdc, r.lcdc);
+                    }
+                    if n == OBJ_SIZE_HIGH_AT {
+                        obj_lcdc.1 = r.lcdc;
+                    }
+                    if n < OBJ_FETCH_DOTS {
+                        ofetch = ObjFetch::Fetching(k, n + 1);
+                    } else {
+                        self.merge_object(k as usize, obj_lcdc, lx, &mut obj, obj_head);
+                        ofetch = ObjFetch::Idle;
+                    }
+                    if ofetch != ObjFetch::Idle {
+                        continue;
+                    }
                 }
             }
             // Background / window fetcher: push into an empty FIFO, and the
@@ -466,7 +486,7 @@ impl Ppu {
                 // before the tile (Pan Docs "Window"; mealybug
                 // m3_wx_4_change, m3_lcdc_win_en_change_multiple_wx).
                 let zero = started
-                    && self.wy_triggered
+                    && wy_hit
                     && lx + 7 == wx
                     && lx != win_start_lx
                     && (win_active || !win_enabled);
@@ -538,17 +558,19 @@ impl Ppu {
             }
             if let ObjFetch::Waiting(k) = ofetch {
                 // It is fetched once the background fetch is done; a DMG
-                // whose LCDC.1 was cleared meanwhile drops it, and the
-                // shifter goes on at once (mealybug
-                // m3_lcdc_obj_en_change_variant: no fetch, no penalty).
-                if progress < OBJ_WAIT_PROGRESS {
+                // whose LCDC.1 is cleared meanwhile drops it on that dot,
+                // and the shifter goes on at once (mealybug
+                // m3_lcdc_obj_en_change_variant: no fetch, no penalty;
+                // gambatte sprites/late_disable_1 against late_disable_2:
+                // the rest of the wait is not paid either).
+                if r.lcdc & 0x02 == 0 {
+                    ofetch = ObjFetch::Idle;
+                } else if progress < OBJ_WAIT_PROGRESS {
                     continue;
-                }
-                if r.lcdc & 0x02 != 0 {
+                } else {
                     ofetch = ObjFetch::Fetching(k, 1);
                     continue;
                 }
-                ofetch = ObjFetch::Idle;
             }
             // Shift one pixel out and mix it.
             let mut bc = bg[bg_head];

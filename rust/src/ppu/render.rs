@@ -106,11 +106,14 @@ impl Ppu {
         self.window_starts = 0;
         // Writes logged only for the timing of a line not drawn.
         self.mid_writes.clear();
-        self.scan_gen = self.content_gen;
+        // A scan with the object size switched midway matches no cache key.
+        self.scan_gen = if self.scan_sizes.is_some() {
+            u64::MAX
+        } else {
+            self.content_gen
+        };
         self.scan_tall = self.lcdc & 0x04 != 0;
-        if self.ly == self.wy {
-            self.wy_triggered = true;
-        }
+        self.latch_wy_for_mode3();
         self.scan_objects();
     }
 
@@ -118,16 +121,15 @@ impl Ppu {
     /// LY, into `line_objs`.
     pub(super) fn scan_objects(&mut self) {
         let tall = self.lcdc & 0x04 != 0;
-        if self.objects_on_line(self.ly, tall) == 0 {
+        if self.scan_sizes.is_none() && self.objects_on_line(self.ly, tall) == 0 {
             self.line_obj_count = 0;
             return;
         }
-        let height: i32 = if tall { 16 } else { 8 };
         let ly = self.ly as i32;
         let mut n = 0;
         for i in 0..40 {
             let y = self.oam[i * 4] as i32 - 16;
-            if ly >= y && ly < y + height {
+            if ly >= y && ly < y + self.scan_height(i, tall) {
                 self.line_objs[n] = i as u8;
                 n += 1;
                 if n == 10 {

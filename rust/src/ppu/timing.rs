@@ -319,6 +319,39 @@ impl Ppu {
         self.obj_lines[ly as usize]
     }
 
+    /// Object `i`'s height as this line's OAM scan saw it (`tall`: LCDC.2
+    /// now, which it was for the whole scan unless `scan_sizes` says).
+    #[inline]
+    pub(super) fn scan_height(&self, i: usize, tall: bool) -> i32 {
+        let t = match self.scan_sizes {
+            Some(mask) => mask >> i & 1 != 0,
+            None => tall,
+        };
+        if t {
+            16
+        } else {
+            8
+        }
+    }
+
+    /// An LCDC write during the OAM scan that switches the object size
+    /// (the caller checked): the scan reads object `k` (OAM order) 2 + 2k
+    /// dots into the line, and the objects it has not reached yet see the
+    /// new size (gambatte sprites/late_sizechange_sp00_2, _sp00_4,
+    /// _sp01_2, _sp02_1, _sp39_1/_3, late_sizechange_1/_3,
+    /// late_sizechange2_sp00/01/02/39_1).
+    pub(super) fn switch_scan_size(&mut self, tall_now: bool, now: u64) {
+        const ALL: u64 = (1 << 40) - 1;
+        let w = now.saturating_sub(self.line_start);
+        let reached = (w.saturating_sub(1) / 2).min(40);
+        let before = (1u64 << reached) - 1;
+        let old = self
+            .scan_sizes
+            .unwrap_or(if self.lcdc & 0x04 != 0 { ALL } else { 0 });
+        let new = if tall_now { ALL & !before } else { 0 };
+        self.scan_sizes = Some(old & before | new);
+    }
+
     /// Length of mode 3 on the current line, in dots: 172 plus the SCX fine
     /// scroll discard, plus object fetch penalties (Pan Docs "Mode 3 length"):
     /// each object costs 6 dots, plus up to 5 more while the background fetch
@@ -329,19 +362,29 @@ impl Ppu {
         let fine = (self.scx & 7) as u64;
         let mut dots = MODE3_BASE_DOTS + fine;
         let tall = self.lcdc & 0x04 != 0;
-        if self.lcdc & 0x02 != 0 && self.objects_on_line(self.ly, tall) != 0 {
-            let height = if tall { 16 } else { 8 };
+        if self.lcdc & 0x02 != 0
+            && (self.scan_sizes.is_some() || self.objects_on_line(self.ly, tall) != 0)
+        {
             let ly = self.ly as i32;
             let mut count = 0;
             let mut tile_wait = [0u8; 22];
             let mut at_x0 = false;
+            // The window due at WX = 166 meets the pixel counter on the
+            // last pixel: a DMG ends mode 3 there without fetching an
+            // object at X = 167 either (gambatte window/
+            // m2int_wxA6_spxA7_m0irq_2; _m3stat_2/_5).
+            let last_x = if self.lcdc & 0x20 != 0 && self.wx == 166 && self.wy_triggered {
+                167
+            } else {
+                168
+            };
             for i in 0..40 {
                 let y = self.oam[i * 4] as i32 - 16;
-                if ly < y || ly >= y + height {
+                if ly < y || ly >= y + self.scan_height(i, tall) {
                     continue;
                 }
                 let x = self.oam[i * 4 + 1] as u64;
-                if x < 168 {
+                if x < last_x {
                     dots += 6;
                     at_x0 |= x == 0;
                     let px = x + fine;
@@ -363,10 +406,20 @@ impl Ppu {
         // does not wait for: mode 3 ends as without the window (gambatte
         // window/m2int_wxA6_{firstline_,scx2_,scx3_,spxA7_}m3stat,
         // m2int_wxA6_{oam,vram}busyread; while _m3stat_1 still reads 3).
-        if self.lcdc & 0x20 != 0 && self.wx < 166 && self.ly >= self.wy {
+        if self.lcdc & 0x20 != 0 && self.wx < 166 && self.wy_triggered {
             dots += 6;
         }
         dots
+    }
+
+    /// Mode 3 begins: the WY latch (LY = WY now sets it; the LCD-on line 0
+    /// has no mode-2 edge) as the window logic starts the line with it.
+    #[inline]
+    pub(super) fn latch_wy_for_mode3(&mut self) {
+        if self.ly == self.wy && self.lcdc & 0x20 != 0 {
+            self.wy_triggered = true;
+        }
+        self.wy_at_m3 = self.wy_triggered;
     }
 
     /// A register write during mode 3 changed how long mode 3 lasts (it
@@ -487,6 +540,7 @@ impl Ppu {
         if last <= c {
             return 0;
         }
+        self.scan_sizes = None;
         if self.rendering {
             // Nothing can change the skipped lines' pixels (every write that
             // could catches the PPU up first), so draw them whole now.
@@ -496,6 +550,21 @@ impl Ppu {
                 self.start_line_drawing();
                 self.finish_line_drawing();
             }
+        }
+        // The WY latch of the skipped visible lines (drawn ones: in
+        // `start_line_drawing`), and of the current one if its mode 3 has
+        // not begun; as the last one's mode 3 began with it. (The skip
+        // does not cross line 144: from a visible line it ends by 143.)
+        let first = if matches!(self.phase, Phase::ToMode2 | Phase::ToTransfer) {
+            c
+        } else {
+            c + 1
+        };
+        if c < 144 {
+            if self.lcdc & 0x20 != 0 && (first..=last).contains(&(self.wy as u64)) {
+                self.wy_triggered = true;
+            }
+            self.wy_at_m3 = self.wy_triggered;
         }
         self.line = last as u8;
         self.ly = self.line;
@@ -510,11 +579,20 @@ impl Ppu {
         let mut irq = 0;
         match self.phase {
             Phase::ToMode2 => {
+                // The window's WY comparator sees the new LY by now: a WY
+                // write one M-cycle into the line no longer hides the
+                // match, one at the line's start does (gambatte window/arg/
+                // late_wy_1toFF_1/_3, late_wy_2toFF_1/_3). Only with the
+                // window enabled (late_enable_afterVblank_3/_5).
+                if self.ly == self.wy && self.lcdc & 0x20 != 0 {
+                    self.wy_triggered = true;
+                }
                 self.mode = 2;
                 self.phase = Phase::ToTransfer;
                 self.next = self.line_start + MODE3_START_DOTS;
             }
             Phase::ToTransfer => {
+                self.latch_wy_for_mode3();
                 if self.rendering {
                     self.start_line_drawing();
                 }
@@ -547,6 +625,7 @@ impl Ppu {
             }
             Phase::ToNextLine => {
                 self.flush_line();
+                self.scan_sizes = None;
                 // The next line starts exactly when this transition is due.
                 self.line_start = self.next;
                 self.line = if self.line == 153 { 0 } else { self.line + 1 };

@@ -8,10 +8,30 @@ const FULL_FRAME: u64 = 70224;
 /// The PPU section of a save state (`Ppu::save` in rust/src/ppu.rs): the
 /// "PPU " tag and a u32 length, then VRAM, OAM, 13 bytes of registers and
 /// counters, the u64 clock of the current line's start, the u64 clock of
-/// the PPU's next event, the phase and 3 flags.
+/// the PPU's next event, the phase, 3 flags, the window's WY latch and its
+/// copy at mode 3's start, and the u64 of the OAM scan's object sizes.
 const PPU_TAG: &[u8; 4] = b"PPU ";
 const PPU_TIMING_AT: usize = 0x2000 + 0xA0 + 13;
-const PPU_SECTION_LEN: usize = PPU_TIMING_AT + 16 + 1 + 3;
+const PPU_WY_LATCH_AT: usize = PPU_TIMING_AT + 16 + 1 + 3;
+const PPU_SECTION_LEN: usize = PPU_WY_LATCH_AT + 2 + 8;
+
+/// Where the PPU section's body starts in `body` (a save state without its
+/// checksum): found by its tag and length, since the CPU's fields before it
+/// are not in a section and the sections cannot be walked.
+fn ppu_section(body: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = body[from..].windows(4).position(|w| w == PPU_TAG) {
+        let at = from + found;
+        from = at + 1;
+        let len = body.get(at + 4..at + 8)?;
+        if u32::from_le_bytes(len.try_into().ok()?) as usize == PPU_SECTION_LEN
+            && body.len() >= at + 8 + PPU_SECTION_LEN
+        {
+            return Some(at + 8);
+        }
+    }
+    None
+}
 
 /// `state` (sealed save-state bytes) with the PPU's line timing, the clocks
 /// of its current line's start and of its next event, moved by `delta`
@@ -20,34 +40,31 @@ const PPU_SECTION_LEN: usize = PPU_TIMING_AT + 16 + 1 + 3;
 /// `now` and `now + 8`, or the next event not between the line start and a
 /// frame after `now`.
 pub(crate) fn shift_ppu_timing(state: &[u8], delta: i64, now: u64) -> Option<Vec<u8>> {
-    let body_len = state.len().checked_sub(CHECKSUM_LEN)?;
-    let body = &state[..body_len];
+    let body = &state[..state.len().checked_sub(CHECKSUM_LEN)?];
+    let off = ppu_section(body)? + PPU_TIMING_AT;
     let u64_at = |at: usize| -> Option<u64> {
         Some(u64::from_le_bytes(body.get(at..at + 8)?.try_into().ok()?))
     };
-    // The PPU section is found by its tag and length (the CPU's fields
-    // before it are not in a section, so the sections cannot be walked).
-    let mut from = 0;
-    while let Some(found) = body[from..].windows(4).position(|w| w == PPU_TAG) {
-        let at = from + found;
-        from = at + 1;
-        let Some(len) = body.get(at + 4..at + 8) else {
-            break;
-        };
-        if u32::from_le_bytes(len.try_into().ok()?) as usize != PPU_SECTION_LEN {
-            continue;
-        }
-        let off = at + 8 + PPU_TIMING_AT;
-        let (start, next) = (u64_at(off)?, u64_at(off + 8)?);
-        let line_start_ok = now.saturating_sub(FULL_FRAME) <= start && start <= now + 8;
-        if !(line_start_ok && start <= next && next <= now + FULL_FRAME) {
-            return None;
-        }
-        let mut out = state.to_vec();
-        out[off..off + 8].copy_from_slice(&start.checked_add_signed(delta)?.to_le_bytes());
-        out[off + 8..off + 16].copy_from_slice(&next.checked_add_signed(delta)?.to_le_bytes());
-        // The edit breaks the state's checksum on purpose: seal it again.
-        return reseal(&out).ok();
+    let (start, next) = (u64_at(off)?, u64_at(off + 8)?);
+    let line_start_ok = now.saturating_sub(FULL_FRAME) <= start && start <= now + 8;
+    if !(line_start_ok && start <= next && next <= now + FULL_FRAME) {
+        return None;
     }
-    None
+    let mut out = state.to_vec();
+    out[off..off + 8].copy_from_slice(&start.checked_add_signed(delta)?.to_le_bytes());
+    out[off + 8..off + 16].copy_from_slice(&next.checked_add_signed(delta)?.to_le_bytes());
+    // The edit breaks the state's checksum on purpose: seal it again.
+    reseal(&out).ok()
+}
+
+/// `state` with the window's WY latch (LY met WY with LCDC.5 set in this
+/// frame) set to `latched`, sealed again, and the latch's value before;
+/// None if the state has no PPU section of the expected length.
+pub(crate) fn set_wy_latch(state: &[u8], latched: bool) -> Option<(Vec<u8>, bool)> {
+    let body = &state[..state.len().checked_sub(CHECKSUM_LEN)?];
+    let off = ppu_section(body)? + PPU_WY_LATCH_AT;
+    let before = *body.get(off)? != 0;
+    let mut out = state.to_vec();
+    out[off] = u8::from(latched);
+    Some((reseal(&out).ok()?, before))
 }
