@@ -360,7 +360,14 @@ impl Hardware {
     }
 
     fn write_io(&mut self, ram: &Ram, addr: u16, value: u8) {
-        self.catch_up_io(addr, ram);
+        if addr | 4 == 0xFF45 {
+            // STAT or LYC: the write lands among the PPU's transitions of
+            // its M-cycle, so their STAT inputs are noted as they run
+            // (unless the write's tick ran them: `Bus::tick_for_write`).
+            self.catch_up_ppu_noting(ram);
+        } else {
+            self.catch_up_io(addr, ram);
+        }
         let now = self.now;
         match addr {
             0xFF00 => self.intf |= self.joypad.write(value),

@@ -167,6 +167,47 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         }
     }
 
+    /// `tick` for a write to `addr`. When the tick runs the PPU's
+    /// transitions of this M-cycle (an event is due, or on the reference
+    /// path every M-cycle) and the write goes to STAT or LYC, the PPU is
+    /// first caught up with the STAT inputs noted before each of them
+    /// (`Ppu::write_stat_input` works out which come before the write).
+    /// Otherwise the write's own catch-up notes them (`Hardware::write_io`);
+    /// inside a run no event falls, so that is always the case there.
+    #[inline(always)]
+    fn tick_for_write(&mut self, addr: u16) {
+        if is_run(STRAIGHT) {
+            self.now += 4;
+        } else if REF {
+            if addr | 4 == 0xFF45 {
+                self.before_stat_write(self.now + 4);
+            }
+            self.tick();
+        } else {
+            self.now += 4;
+            if self.now >= self.next_event {
+                if addr | 4 == 0xFF45 {
+                    self.before_stat_write(self.now);
+                }
+                self.hw.now = self.now;
+                self.hw.process_events(self.ram);
+                self.next_event = self.hw.next_event;
+                self.recheck = true;
+            }
+        }
+    }
+
+    /// The PPU caught up to `end`, the end of the write's M-cycle, noting
+    /// the STAT inputs before its transitions there (`tick_for_write`).
+    #[cold]
+    #[inline(never)]
+    fn before_stat_write(&mut self, end: u64) {
+        let now = self.hw.now;
+        self.hw.now = end;
+        self.hw.catch_up_ppu_noting(self.ram);
+        self.hw.now = now;
+    }
+
     /// Run `f` on the hardware with its clock up to date, then take back
     /// the event time it may have rescheduled (and the clock, which HALT
     /// moves).
@@ -268,7 +309,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        self.tick();
+        self.tick_for_write(addr);
         if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
             if let 0xFF80..=0xFFFE = addr {
                 self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value;

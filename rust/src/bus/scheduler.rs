@@ -127,6 +127,19 @@ impl Hardware {
     /// there is nothing to do, and the call returns at once.
     #[inline]
     pub(super) fn catch_up_ppu(&mut self, ram: &Ram) {
+        self.catch_up_ppu_with::<false>(ram);
+    }
+
+    /// `catch_up_ppu`, the PPU noting the STAT inputs before the transitions
+    /// of the current M-cycle (`Ppu::catch_up_with`), for a STAT or LYC
+    /// write in it.
+    #[inline(never)]
+    pub(super) fn catch_up_ppu_noting(&mut self, ram: &Ram) {
+        self.catch_up_ppu_with::<true>(ram);
+    }
+
+    #[inline]
+    fn catch_up_ppu_with<const NOTE: bool>(&mut self, ram: &Ram) {
         if self.dma.copied >= 160
             && self.ppu.next_transition() > self.now
             && !(self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0)
@@ -142,12 +155,12 @@ impl Hardware {
         while self.dma.copied < 160 && self.ppu.next_transition() <= self.now {
             let t = self.ppu.next_transition();
             self.dma_catch_up(ram, t);
-            self.intf |= self.ppu.catch_up(t);
+            self.intf |= self.ppu.catch_up_with::<NOTE>(t);
         }
         if self.dma.copied < 160 {
             self.dma_catch_up(ram, self.now);
         }
-        self.intf |= self.ppu.catch_up(self.now);
+        self.intf |= self.ppu.catch_up_with::<NOTE>(self.now);
         if self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0 {
             self.note_late_ppu_irq(before);
         }

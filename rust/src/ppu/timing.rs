@@ -447,7 +447,21 @@ impl Ppu {
     /// Whole lines with nothing observable are jumped over (`skip_lines`).
     #[inline]
     pub fn catch_up(&mut self, now: u64) -> u8 {
+        self.catch_up_with::<false>(now)
+    }
+
+    /// `catch_up`; with `NOTE`, for a STAT or LYC write in the M-cycle `now`
+    /// falls in, the STAT inputs before each transition of that M-cycle are
+    /// noted (`note_stat_inputs`) for `write_stat_input`. The bus catches the
+    /// PPU up this way before the write's tick (`Bus::before_stat_write`), so
+    /// every transition of the M-cycle goes through here; no other catch-up
+    /// pays for the notes. Out of line, as `catch_up` was before it had a
+    /// twin: inlined into the bus's two call sites, LLVM leaves
+    /// `transition` out of line instead, which costs more (bench/README.md).
+    #[inline(never)]
+    pub(crate) fn catch_up_with<const NOTE: bool>(&mut self, now: u64) -> u8 {
         let mut irq = 0;
+        let current = (now + 3) & !3;
         while self.next <= now {
             // `skip_lines` needs `now` a whole line past the end of the
             // current line, which ends at or after `next`: most catch-ups
@@ -458,7 +472,9 @@ impl Ppu {
             let t = self.next;
             let was = self.phase;
             let m = (t + 3) & !3;
-            self.note_stat_inputs(t, m);
+            if NOTE && m == current {
+                self.note_stat_inputs(t, m);
+            }
             let bits = self.transition();
             if bits != 0 {
                 // Remember which M-cycle raised them: the end of the M-cycle
@@ -575,6 +591,11 @@ impl Ppu {
         self.update_stat()
     }
 
+    /// One transition of the line state machine. Inlined into the catch-up
+    /// loop (its one caller per `catch_up_with` instance): left to itself
+    /// LLVM keeps it out of line, and the call costs the loop more than
+    /// the notes of the STAT rule saved (bench/README.md).
+    #[inline(always)]
     fn transition(&mut self) -> u8 {
         let mut irq = 0;
         match self.phase {
