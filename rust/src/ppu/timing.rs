@@ -524,7 +524,9 @@ impl Ppu {
     /// the last skipped line. Its twin is [`Ppu::catch_up_by_transitions`]
     /// (`ppu::tests::skip_lines_matches_transitions`); the reference path
     /// never takes it either (it catches up every M-cycle), and the
-    /// reference-path tests check the whole machine agrees.
+    /// reference-path tests check the whole machine agrees. Inlined into
+    /// the catch-up loop like `transition`.
+    #[inline(always)]
     fn skip_lines(&mut self, now: u64) -> u8 {
         if self.stat_enables & 0x28 != 0 || self.phase == Phase::Off || self.line >= 152 {
             return 0;
