@@ -12,6 +12,7 @@
 //! arithmetic and `cpu/cb.rs` the CB-prefixed opcodes.
 
 mod alu;
+mod blocks;
 mod cb;
 mod execute;
 mod runs;
@@ -19,6 +20,7 @@ mod runs;
 mod tests;
 mod trace;
 
+pub(crate) use blocks::{run_blocks, BlockBus, BlockCache, BlocksEnd};
 #[cfg(test)]
 use runs::{max_cycles, run_role, RunRole, RunTable};
 pub(crate) use runs::{Code, Countdown, IdleLoop, PollLoop, POLL_CYCLES, POLL_TURN_CYCLES};
