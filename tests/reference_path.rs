@@ -481,18 +481,20 @@ fn idle_loops_match_the_reference_path() {
     assert_eq!(fast.registers().pc, 0x231);
 }
 
-/// Work-RAM code run as decoded blocks (`cpu/blocks.rs`) against the
-/// reference path: a routine copied to 0xC200 that switches ROM banks
-/// between two reads of 0x4000 inside what would be one block, rewrites an
-/// opcode a few bytes ahead of itself in the same block (directly and
-/// through echo RAM, so every call runs code that differs from the last),
-/// runs long straight stretches under timer and STAT interrupts every few
-/// hundred T-cycles, and every 16 calls starts an OAM DMA from work RAM
-/// (reading work RAM during it, then waiting in HRAM), waits in HALT with
-/// IME=1, and in HALT with IME=0 (the HALT bug when an interrupt is already
-/// pending); every 256 calls it executes STOP, which the input script's
-/// buttons leave. Needs no ROM files.
-fn wram_blocks_rom() -> Vec<u8> {
+/// Work-RAM code on the fast path (its straight work-RAM runs, with their
+/// per-instruction event checks) against the reference path: a routine
+/// copied to 0xC200 that switches ROM banks between two reads of 0x4000,
+/// rewrites an opcode a few bytes ahead of itself (directly and through echo
+/// RAM, so every call runs code that differs from the last), runs long
+/// straight stretches under timer and STAT interrupts every few hundred
+/// T-cycles, and every 16 calls starts an OAM DMA from work RAM (reading
+/// work RAM during it, then waiting in HRAM), waits in HALT with IME=1, and
+/// in HALT with IME=0 (the HALT bug when an interrupt is already pending);
+/// every 256 calls it executes STOP, which the input script's buttons
+/// leave. Written for decoded work-RAM blocks (bench/README.md, "Work-RAM
+/// code decoded into blocks"), whose in-block code check it catches when
+/// broken. Needs no ROM files.
+fn work_ram_code_rom() -> Vec<u8> {
     let mut rom = vec![0u8; 4 * 0x4000];
     rom[0x147] = 0x01; // MBC1
     rom[0x148] = 0x01; // 4 banks
@@ -567,8 +569,8 @@ fn wram_blocks_rom() -> Vec<u8> {
 }
 
 #[test]
-fn wram_blocks_match_the_reference_path() {
-    let fast = compare_rom("work-RAM blocks", &wram_blocks_rom(), 240, script);
+fn work_ram_code_matches_the_reference_path() {
+    let fast = compare_rom("work-RAM code", &work_ram_code_rom(), 240, script);
     assert_eq!(fast.peek(0xC200), 0x3E, "the routine is in work RAM");
     assert_ne!(fast.peek(0xC340), 0, "the routine never ran");
     // Both banks were read, and the rewritten opcodes alternate.

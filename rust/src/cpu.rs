@@ -12,7 +12,6 @@
 //! arithmetic and `cpu/cb.rs` the CB-prefixed opcodes.
 
 mod alu;
-mod blocks;
 mod cb;
 mod execute;
 mod runs;
@@ -20,7 +19,6 @@ mod runs;
 mod tests;
 mod trace;
 
-pub(crate) use blocks::{run_blocks, BlockBus, BlockCache, BlocksEnd};
 #[cfg(test)]
 use runs::{max_cycles, run_role, RunRole, RunTable};
 pub(crate) use runs::{Code, Countdown, IdleLoop, PollLoop, POLL_CYCLES, POLL_TURN_CYCLES};

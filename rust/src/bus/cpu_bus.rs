@@ -60,11 +60,6 @@ pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
     /// hardware, and every component catches up lazily, so the outcome is
     /// the same.
     pub(super) slow: bool,
-    /// [`WRAM_RUN`] running a decoded block (`cpu/blocks.rs`): the block's
-    /// bytes, `code_len` of them from work-RAM offset `code_at`. A write
-    /// there ends the block after its instruction.
-    pub(super) code_at: u16,
-    pub(super) code_len: u16,
 }
 
 /// [`Bus`] modes: the normal fast bus, and those of straight runs.
@@ -114,8 +109,6 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             strayed: false,
             limit: 0,
             slow: false,
-            code_at: 0,
-            code_len: 0,
         }
     }
 }
@@ -284,17 +277,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
         }
         match addr {
-            0xC000..=0xFDFF => {
-                let i = addr & 0x1FFF;
-                self.ram[i as usize] = value;
-                if STRAIGHT == WRAM_RUN && i.wrapping_sub(self.code_at) < self.code_len {
-                    // The running block's own code (an instruction of a
-                    // block run by the interpreter's code, see
-                    // `cpu/blocks.rs`): the block ends after it.
-                    self.limit = 0;
-                    self.slow = true;
-                }
-            }
+            0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
             _ if STRAIGHT == ROM_RUN => {
                 self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))

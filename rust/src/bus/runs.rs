@@ -5,18 +5,7 @@
 
 use super::cpu_bus::{LONGEST_INSTRUCTION, NO_BANK, NO_WINDOW};
 use super::{Bus, Hardware, Ram, DMA_BUS, HRAM_BASE, HRAM_SIZE, ROM_RUN, WRAM_RUN, WRAM_SIZE};
-use crate::cpu::{
-    run_blocks, BlockBus, BlockCache, BlocksEnd, Countdown, Cpu, IdleLoop, PollLoop, Straight,
-    POLL_CYCLES, POLL_TURN_CYCLES,
-};
-use std::cell::RefCell;
-
-thread_local! {
-    /// The decoded work-RAM blocks of this thread (`cpu/blocks.rs`): checked
-    /// against memory whenever they run, so shared by every machine the
-    /// thread runs.
-    static BLOCKS: RefCell<BlockCache> = RefCell::new(BlockCache::default());
-}
+use crate::cpu::{Countdown, Cpu, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 
 impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// Run the straight-line runs (`cpu/runs.rs`) from PC, one after the
@@ -131,39 +120,10 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         }
     }
 
-    /// Code in work RAM, run as decoded blocks (`cpu/blocks.rs`) while PC
-    /// stays there and each block ends before the next event, then, near
-    /// the event, instruction by instruction (`wram_steps`). `None`: PC
-    /// left work RAM.
-    #[inline(never)]
-    fn wram_runs(
-        mut cpu: Cpu,
-        mut bus: Self,
-        done: &mut impl FnMut(&mut Self) -> bool,
-    ) -> (Cpu, Self, Option<Straight>) {
-        loop {
-            let mut run = bus.run_bus::<WRAM_RUN>(&NO_BANK);
-            let end;
-            (cpu, end) = BLOCKS.with(|cache| run_blocks(cpu, &mut run, &mut cache.borrow_mut()));
-            let now = run.now;
-            drop(run);
-            bus.now = now;
-            match end {
-                BlocksEnd::Left => return (cpu, bus, None),
-                BlocksEnd::Slow => {
-                    if !bus.after_slow_run(&cpu, done) {
-                        return (cpu, bus, Some(Straight::Recheck));
-                    }
-                }
-                BlocksEnd::Wait | BlocksEnd::NoBlock => return Self::wram_steps(cpu, bus, done),
-            }
-        }
-    }
-
     /// Code in work RAM, run while PC stays there and each instruction ends
     /// before the next event (`None`: PC left work RAM).
     #[inline(never)]
-    fn wram_steps(
+    fn wram_runs(
         mut cpu: Cpu,
         mut bus: Self,
         done: &mut impl FnMut(&mut Self) -> bool,
@@ -244,8 +204,6 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             strayed: false,
             limit: 0,
             slow: false,
-            code_at: 0,
-            code_len: 0,
         }
     }
 
@@ -361,101 +319,5 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         f: impl FnOnce(&mut Hardware, &mut Ram) -> R,
     ) -> R {
         self.synced(f)
-    }
-}
-
-impl<const REF: bool, const STRAIGHT: u8> BlockBus for Bus<'_, REF, STRAIGHT> {
-    #[inline(always)]
-    fn clock(&self) -> u64 {
-        self.now
-    }
-
-    #[inline(always)]
-    fn set_clock(&mut self, now: u64) {
-        self.now = now;
-    }
-
-    #[inline(always)]
-    fn next_event(&self) -> u64 {
-        self.next_event
-    }
-
-    #[inline(always)]
-    fn ram(&self) -> &Ram {
-        self.ram
-    }
-
-    #[inline(always)]
-    fn set_code(&mut self, at: u16, len: u16) {
-        self.code_at = at;
-        self.code_len = len;
-    }
-
-    #[inline(always)]
-    fn read_at_time<const IDU: bool>(&mut self, addr: u16, now: u64) -> (u8, bool) {
-        match addr {
-            0xC000..=0xFDFF => (self.ram[(addr & 0x1FFF) as usize], true),
-            0xFF80..=0xFFFE => (self.ram[HRAM_BASE + (addr - 0xFF80) as usize], true),
-            0x0000..=0x7FFF => (self.hw.read_rom(addr), true),
-            _ => self.block_slow_read::<IDU>(addr, now),
-        }
-    }
-
-    #[inline(always)]
-    fn write_at(&mut self, addr: u16, value: u8, now: u64) -> bool {
-        match addr {
-            0xC000..=0xFDFF => {
-                let i = addr & 0x1FFF;
-                self.ram[i as usize] = value;
-                i.wrapping_sub(self.code_at) >= self.code_len
-            }
-            0xFF80..=0xFFFE => {
-                self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value;
-                true
-            }
-            _ => self.block_slow_write(addr, value, now),
-        }
-    }
-
-    #[inline(always)]
-    fn idle_idu_at(&mut self, addr: u16, now: u64) -> bool {
-        if addr >> 8 == 0xFE {
-            return self.block_oam_bug(now);
-        }
-        true
-    }
-
-    #[inline(always)]
-    fn run_ended(&self) -> bool {
-        self.slow
-    }
-}
-
-impl<const REF: bool, const STRAIGHT: u8> Bus<'_, REF, STRAIGHT> {
-    /// A block's read of anything but ROM, work RAM and HRAM, at `now`: as
-    /// in a straight run, the block goes on unless it changed something.
-    #[inline(never)]
-    fn block_slow_read<const IDU: bool>(&mut self, addr: u16, now: u64) -> (u8, bool) {
-        self.now = now;
-        let v = self.straight_io_read::<IDU>(addr);
-        (v, !self.slow)
-    }
-
-    /// A block's write to anything but work RAM and HRAM, at `now`: the
-    /// block ends after its instruction.
-    #[inline(never)]
-    fn block_slow_write(&mut self, addr: u16, value: u8, now: u64) -> bool {
-        self.now = now;
-        self.synced(|hw, ram| hw.cpu_write(ram, addr, value));
-        false
-    }
-
-    /// The increment unit on an OAM address in a block, at `now`.
-    #[cold]
-    #[inline(never)]
-    fn block_oam_bug(&mut self, now: u64) -> bool {
-        self.now = now;
-        self.synced(|hw, ram| hw.oam_bug_idu(ram));
-        false
     }
 }

@@ -329,12 +329,6 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn add_hl<B: CpuBus>(&mut self, bus: &mut B, v: u16) {
         bus.idle();
-        self.add_hl_value(v);
-    }
-
-    /// ADD HL,rr without its internal cycle.
-    #[inline(always)]
-    pub(super) fn add_hl_value(&mut self, v: u16) {
         let hl = self.hl();
         let (r, carry) = hl.overflowing_add(v);
         let h = if (hl & 0x0FFF) + (v & 0x0FFF) > 0x0FFF {
