@@ -480,3 +480,102 @@ fn idle_loops_match_the_reference_path() {
     assert_ne!(fast.peek(0xC001), 0, "no VBlank interrupt taken");
     assert_eq!(fast.registers().pc, 0x231);
 }
+
+/// Work-RAM code on the fast path (its straight work-RAM runs, with their
+/// per-instruction event checks) against the reference path: a routine
+/// copied to 0xC200 that switches ROM banks between two reads of 0x4000,
+/// rewrites an opcode a few bytes ahead of itself (directly and through echo
+/// RAM, so every call runs code that differs from the last), runs long
+/// straight stretches under timer and STAT interrupts every few hundred
+/// T-cycles, and every 16 calls starts an OAM DMA from work RAM (reading
+/// work RAM during it, then waiting in HRAM), waits in HALT with IME=1, and
+/// in HALT with IME=0 (the HALT bug when an interrupt is already pending);
+/// every 256 calls it executes STOP, which the input script's buttons
+/// leave. Written for decoded work-RAM blocks (bench/README.md, "Work-RAM
+/// code decoded into blocks"), whose in-block code check it catches when
+/// broken. Needs no ROM files.
+fn work_ram_code_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 4 * 0x4000];
+    rom[0x147] = 0x01; // MBC1
+    rom[0x148] = 0x01; // 4 banks
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x40, &[0xD9]); // VBlank: RETI
+    put(0x48, &[0x1C, 0xD9]); // STAT: INC E; RETI
+    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
+    put(0x60, &[0xD9]); // Joypad: RETI
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
+    put(0x4000, &[0x11]);
+    put(0x8000, &[0x22]);
+    let mut wram: Vec<u8> = vec![
+        0x3E, 0x01, 0xEA, 0x00, 0x20, // LD A,1; LD (0x2000),A: bank 1
+        0xFA, 0x00, 0x40, // LD A,(0x4000)
+        0x4F, // LD C,A
+        0x3E, 0x02, 0xEA, 0x00, 0x20, // bank 2
+        0xFA, 0x00, 0x40, // LD A,(0x4000)
+        0x81, 0xEA, 0x02, 0xC3, // ADD C; LD (0xC302),A: 0x33
+        0x21, 0x1F, 0xC2, // 0xC215: LD HL,0xC21F
+        0x7E, 0xEE, 0x01, 0x77, // LD A,(HL); XOR 1; LD (HL),A
+        0x00, 0x00, 0x00, // NOPs
+        0x0C, // 0xC21F: INC C / DEC C
+        0x79, 0xEA, 0x03, 0xC3, // LD A,C; LD (0xC303),A
+        0xFA, 0x2E, 0xE2, // LD A,(0xE22E) (echo of 0xC22E)
+        0xEE, 0x01, 0xEA, 0x2E, 0xE2, // XOR 1; LD (0xE22E),A
+        0x3E, 0x10, // LD A,0x10
+        0x3C, // 0xC22E: INC A / DEC A
+        0xEA, 0x00, 0xC3, // LD (0xC300),A
+    ];
+    // A long straight stretch: interrupts land in it.
+    for _ in 0..12 {
+        wram.extend([0x23, 0x2B, 0x00, 0x04]); // INC HL; DEC HL; NOP; INC B
+    }
+    wram.extend([
+        0x21, 0x40, 0xC3, // LD HL,0xC340
+        0x34, 0x7E, 0xE6, 0x0F, // INC (HL); LD A,(HL); AND 0x0F
+        0x20, 0x15, // JR NZ,+21 (to the STOP test)
+        0x3E, 0xC1, 0xE0, 0x46, // OAM DMA from 0xC100
+        0x00, 0x00, // NOP; NOP (in work RAM, during the DMA)
+        0xFA, 0x00, 0xC1, 0xEA, 0x01, 0xC3, // LD A,(0xC100); LD (0xC301),A
+        0xCD, 0x80, 0xFF, // CALL 0xFF80 (wait in HRAM)
+        0x76, 0x00, // HALT; NOP
+        0xF3, 0x76, 0x04, 0xFB, // DI; HALT; INC B; EI
+        0x7E, 0xE6, 0xFF, // LD A,(HL); AND 0xFF
+        0x20, 0x02, // JR NZ,+2
+        0x10, 0x00, // STOP
+        0xC9, // RET
+    ]);
+    put(0x600, &wram);
+    let len = wram.len() as u8;
+    let main: &[u8] = &[
+        0x31, 0xF0, 0xDF, // LD SP,0xDFF0
+        0x3E, 0x05, 0xE0, 0x07, // TAC = 5: 262,144 Hz
+        0x3E, 0xF0, 0xE0, 0x06, // TMA = 0xF0: overflow every 256 T-cycles
+        0x3E, 0x20, 0xE0, 0x41, // STAT: mode 2 interrupt
+        0x3E, 0x17, 0xE0, 0xFF, // IE = VBlank | STAT | timer | joypad
+        0x3E, 0x28, 0xE0, 0x80, // HRAM 0xFF80: LD A,40
+        0x3E, 0x3D, 0xE0, 0x82, // DEC A
+        0x3E, 0x20, 0xE0, 0x83, // JR NZ,
+        0x3E, 0xFD, 0xE0, 0x84, // -3
+        0x3E, 0xC9, 0xE0, 0x85, // RET
+        0x21, 0x00, 0x06, // LD HL,0x0600
+        0x11, 0x00, 0xC2, // LD DE,0xC200
+        0x06, len, // LD B,len
+        0x2A, 0x12, 0x13, 0x05, 0x20, 0xFA, // copy
+        0xFB, // EI
+        0xCD, 0x00, 0xC2, // loop: CALL 0xC200
+        0x18, 0xFB, // JR loop
+    ];
+    put(0x150, main);
+    rom
+}
+
+#[test]
+fn work_ram_code_matches_the_reference_path() {
+    let fast = compare_rom("work-RAM code", &work_ram_code_rom(), 240, script);
+    assert_eq!(fast.peek(0xC200), 0x3E, "the routine is in work RAM");
+    assert_ne!(fast.peek(0xC340), 0, "the routine never ran");
+    // Both banks were read, and the rewritten opcodes alternate.
+    assert_eq!(fast.peek(0xC302), 0x33);
+    assert!([0x11, 0x0F].contains(&fast.peek(0xC300)));
+    assert!([0x12, 0x10].contains(&fast.peek(0xC303)));
+    assert!(fast.registers().d > 10, "no timer interrupt");
+}
