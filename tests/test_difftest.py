@@ -704,3 +704,32 @@ def test_p1_select_irq_rule_on_2048(shared_roms: Path) -> None:
     # What remains at frame 7 (if anything) is not the flag.
     for failure in result.failures:
         assert not [d for d in failure.diffs if d["region"] == "io"], failure.summary()
+
+
+def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> None:
+    """From frame 159 Pandora's Blocks (seed 0, resynchronizing) waits at 0x1369 for
+    LY = 0 every frame with the STAT interrupt enabled: emurust leaves the loop in line
+    153, PyBoy is still in it, and the interrupt taken at another turn of the loop left
+    other bytes just below SP. The proof ignores those (up to 32 below SP) and nothing
+    else."""
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        path, frames=161, seed=0, resync=True, max_failures=50, allowlist=_capturing(LY153, seen)
+    )
+    at160 = [r for r in result.resyncs if r.frame == 160]
+    assert [(r.kind, r.name) for r in at160] == [("pyboy-deviation", LY153)], result.summary()
+    assert "up to 32 bytes below SP aside" in at160[0].detail
+    point, diffs = next((p, d) for p, d in seen if p.frame == 160)
+    sp = point.pyboy_registers["sp"]
+    stack = [d for d in diffs if d["region"] == "wram"]
+    assert stack, diffs
+    assert all(sp - 32 <= int(d["addr"]) < sp for d in stack)
+    assert allowlist._ly153_proof(point, diffs) is not None
+    # Strict: a WRAM difference above SP (live stack) or far below it is not proven.
+    real = point.pyboy_diffs
+    assert real is not None
+    for addr in (sp, sp - 33):
+        wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
+        point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]  # type: ignore[misc]
+        assert allowlist._ly153_proof(point, diffs) is None
