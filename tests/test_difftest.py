@@ -731,5 +731,5 @@ def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> N
     assert real is not None
     for addr in (sp, sp - 33):
         wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
-        point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]  # type: ignore[misc]
+        point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]
         assert allowlist._ly153_proof(point, diffs) is None
