@@ -13,6 +13,7 @@ import importlib.metadata
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import emurust
@@ -590,3 +591,145 @@ def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
     assert proven, result.summary()
     assert proven[0].name == WINDOW
     assert result.frames_compared > plain.frames_compared + 100
+
+
+VBLANK = "pyboy-vblank-ly-late-terminal"
+P1_SELECT = "pyboy-joypad-irq-p1-select"
+
+
+def test_vblank_ly_late_proof_pandoras_blocks(shared_roms: Path) -> None:
+    """Pandora's Blocks (seed 0, resynchronizing) waits at 0x3899 for LY = 144 at frame 47:
+    PyBoy's LY changes to 144 4 T-cycles later than its other lines (on top of the late
+    lines after an LCD enable), so it leaves the loop one turn (28 T-cycles) later. The
+    late-line re-run alone does not reach PyBoy's clock; with the VBlank line starts 4
+    T-cycles later still it has PyBoy's state exactly."""
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        path, frames=48, seed=0, resync=True, max_failures=50, allowlist=_capturing(VBLANK, seen)
+    )
+    at47 = [r for r in result.resyncs if r.frame == 47]
+    assert [(r.kind, r.name) for r in at47] == [("pyboy-deviation", VBLANK)], result.summary()
+    assert "lines 144-153 4 T-cycles later still" in at47[0].detail
+    point, diffs = next((p, d) for p, d in seen if p.frame == 47)
+    assert {d["region"] for d in diffs} == {"registers", "clock"}
+    # The late-line proof alone (tried first) does not explain it.
+    assert allowlist._lcd_enable_late_proof(point, diffs) is None
+    assert allowlist._vblank_late_proof(point, diffs) is not None
+    # Strict: a memory difference the re-run does not reproduce is not proven.
+    wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
+    real = point.pyboy_diffs
+    assert real is not None
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert allowlist._vblank_late_proof(point, diffs) is None
+    # Without the entry the same frame is a failure.
+    result = lockstep.run_lockstep(
+        path, frames=48, seed=0, resync=True, max_failures=50, allowlist=_without(VBLANK)
+    )
+    at47 = [r for r in result.resyncs if r.frame == 47]
+    assert [(r.kind, r.name) for r in at47] == [("failure", "unexplained")], result.summary()
+
+
+def _p1_point(trace: list[dict[str, object]], *, carried: bool = False) -> allowlist.Point:
+    blank = np.zeros((144, 160), np.uint8)
+    regs = dict.fromkeys(allowlist.REGISTERS, 0)
+    return allowlist.Point(
+        frame=1,
+        cycles=100,
+        boot_rom_mapped=False,
+        after_lcd_enable=False,
+        pyboy_screen=blank,
+        emurust_screen=blank,
+        bgp=0xE4,
+        pyboy_opcode=0,
+        pyboy_registers=regs,
+        emurust_registers=regs,
+        frame_trace=lambda: trace,  # type: ignore[arg-type, return-value]
+        p1_select_irq_carried=carried,
+    )
+
+
+def _step(opcode: bytes, if_: int, **regs: int) -> dict[str, object]:
+    entry: dict[str, object] = {"kind": "instruction", "pc": 0x200, "opcode": list(opcode)}
+    entry.update(dict.fromkeys(("a", "f", "b", "c", "d", "e", "h", "l"), 0))
+    entry.update({"sp": 0xFFFE, "ime": 0, "ie": 0, "if": if_, "cycles": 0, "repeat": 1})
+    entry.update(regs)
+    return entry
+
+
+def test_p1_select_irq_rule_is_strict() -> None:
+    rule = next(e.rule for e in allowlist.DEFAULT_ALLOWLIST if e.name == P1_SELECT)
+    flag: allowlist.Diff = {"region": "io", "addr": 0xFF0F, "emurust": 0x11, "pyboy": 0x01}
+    nop = _step(b"\x00\x00\x00", 0x01)
+    # IF bit 4 rose in emurust at ldh ($00),a: masked.
+    write = _step(b"\xe0\x00\x00", 0x01, a=0x20)
+    assert rule(_p1_point([nop, write, _step(b"\x00\x00\x00", 0x11)]), [flag]) == [flag]
+    # ... and at ld ($ff00+c),a only with C = 0.
+    ldc = _step(b"\xe2\x00\x00", 0x01, c=0)
+    assert rule(_p1_point([ldc, _step(b"\x00\x00\x00", 0x11)]), [flag]) == [flag]
+    ldc1 = _step(b"\xe2\x00\x00", 0x01, c=1)
+    assert rule(_p1_point([ldc1, _step(b"\x00\x00\x00", 0x11)]), [flag]) == []
+    # Raised by something else (a write to IF itself): not masked.
+    to_if = _step(b"\xe0\x0f\x00", 0x01, a=0x11)
+    assert rule(_p1_point([to_if, _step(b"\x00\x00\x00", 0x11)]), [flag]) == []
+    # Set before the traced frame: only when carried over from an earlier masked point.
+    held = [_step(b"\x00\x00\x00", 0x11), _step(b"\x00\x00\x00", 0x11)]
+    assert rule(_p1_point(held), [flag]) == []
+    assert rule(_p1_point(held, carried=True), [flag]) == [flag]
+    # Another IF bit differing too, or PyBoy with the bit set and emurust not: not masked.
+    two: allowlist.Diff = {"region": "io", "addr": 0xFF0F, "emurust": 0x11, "pyboy": 0x00}
+    assert rule(_p1_point([nop, write, _step(b"\x00\x00\x00", 0x11)]), [two]) == []
+    rev: allowlist.Diff = {"region": "io", "addr": 0xFF0F, "emurust": 0x01, "pyboy": 0x11}
+    assert rule(_p1_point([nop, write, _step(b"\x00\x00\x00", 0x01)]), [rev]) == []
+
+
+def test_p1_select_irq_rule_on_2048(shared_roms: Path) -> None:
+    """2048 (seed 0) holds DOWN from frame 0; at frame 7 its joypad read selects the
+    direction row after deselecting both, which pulls the DOWN line low: a DMG requests
+    the joypad interrupt, PyBoy (which requests it only on a button event) does not."""
+    path = _rom(shared_roms, "homebrew", "2048", "2048.gb")
+    without = lockstep.run_lockstep(
+        path, frames=8, seed=0, resync=True, allowlist=_without(P1_SELECT)
+    )
+    divergence = without.divergence
+    assert divergence is not None, without.summary()
+    assert divergence.frame == 7, without.summary()
+    iflag = [d for d in divergence.diffs if d["region"] == "io" and d["addr"] == 0xFF0F]
+    assert len(iflag) == 1
+    assert int(iflag[0]["emurust"]) ^ int(iflag[0]["pyboy"]) == 0x10
+    assert int(iflag[0]["emurust"]) & 0x10
+    result = lockstep.run_lockstep(path, frames=8, seed=0, resync=True)
+    assert P1_SELECT in result.allowlisted
+    assert result.allowlist_first_frame[P1_SELECT] == 7
+    # What remains at frame 7 (if anything) is not the flag.
+    for failure in result.failures:
+        assert not [d for d in failure.diffs if d["region"] == "io"], failure.summary()
+
+
+def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> None:
+    """From frame 159 Pandora's Blocks (seed 0, resynchronizing) waits at 0x1369 for
+    LY = 0 every frame with the STAT interrupt enabled: emurust leaves the loop in line
+    153, PyBoy is still in it, and the interrupt taken at another turn of the loop left
+    other bytes just below SP. The proof ignores those (up to 32 below SP) and nothing
+    else."""
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        path, frames=161, seed=0, resync=True, max_failures=50, allowlist=_capturing(LY153, seen)
+    )
+    at160 = [r for r in result.resyncs if r.frame == 160]
+    assert [(r.kind, r.name) for r in at160] == [("pyboy-deviation", LY153)], result.summary()
+    assert "up to 32 bytes below SP aside" in at160[0].detail
+    point, diffs = next((p, d) for p, d in seen if p.frame == 160)
+    sp = point.pyboy_registers["sp"]
+    stack = [d for d in diffs if d["region"] == "wram"]
+    assert stack, diffs
+    assert all(sp - 32 <= int(d["addr"]) < sp for d in stack)
+    assert allowlist._ly153_proof(point, diffs) is not None
+    # Strict: a WRAM difference above SP (live stack) or far below it is not proven.
+    real = point.pyboy_diffs
+    assert real is not None
+    for addr in (sp, sp - 33):
+        wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
+        point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]
+        assert allowlist._ly153_proof(point, diffs) is None

@@ -104,6 +104,9 @@ class Point:
     #: A button was pressed (since PyBoy's IF bit 4 last read 0) while its P1 row was not
     #: selected: on a DMG no P1 line falls, so no joypad interrupt is requested.
     unselected_press: bool = False
+    #: emurust's IF bit 4 was set at a P1 write (:func:`_p1_select_irq_rule` masked it)
+    #: at an earlier comparison point and has stayed set in emurust since.
+    p1_select_irq_carried: bool = False
     #: PyBoy's memory (for code bytes around its PC).
     pyboy_byte: Callable[[int], int] | None = None
     #: emurust's trace of the compared frame (re-run from the last matching point).
@@ -339,6 +342,45 @@ def _joypad_irq_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     ]
 
 
+def _writes_p1(entry: _TraceEntry) -> bool:
+    """Whether the traced instruction writes P1 (0xFF00): ldh ($00),a, ld ($ff00),a,
+    ld ($ff00+c),a with C = 0, or ld (hl),r with HL = 0xFF00."""
+    if entry["kind"] != "instruction":
+        return False
+    code = bytes(entry["opcode"])
+    hl = entry["h"] << 8 | entry["l"]
+    return (
+        code[:2] == b"\xe0\x00"
+        or code[:3] == b"\xea\x00\xff"
+        or (code[0] == 0xE2 and entry["c"] == 0)
+        or (0x70 <= code[0] <= 0x77 and code[0] != 0x76 and hl == 0xFF00)
+    )
+
+
+def _p1_select_irq_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
+    flag = [
+        d
+        for d in diffs
+        if d["region"] == "io"
+        and d["addr"] == 0xFF0F
+        and int(d["pyboy"]) ^ int(d["emurust"]) == 0x10
+        and int(d["emurust"]) & 0x10
+    ]
+    if not flag or point.frame_trace is None:
+        return []
+    # The last step of emurust's traced frame after which IF bit 4 was set while it was
+    # clear before (the trace shows IF before each step; the end is the compared point).
+    trace = list(point.frame_trace())
+    ends = [int(e["if"]) for e in trace[1:]] + [int(flag[0]["emurust"])]
+    steps = enumerate(zip(trace, ends))
+    raised = [i for i, (e, after) in steps if after & 0x10 and not e["if"] & 0x10]
+    if raised:
+        return flag if _writes_p1(trace[raised[-1]]) else []
+    # Set before the traced frame and not cleared in it: only if this rule explained it
+    # at an earlier point and emurust's bit has stayed set since.
+    return flag if point.p1_select_irq_carried and all(e["if"] & 0x10 for e in trace) else []
+
+
 def _serial_busy_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     sc = [
         d
@@ -449,7 +491,8 @@ def _ly153_still_polling(point: Point) -> str | None:
     in line 153 and it went on, PyBoy read 153 there and turned back (its A is 153, its PC
     one of the loop's instructions, from the read to the conditional jump back to it), and
     PyBoy's registers other than A, F and PC, WRAM, HRAM, VRAM and OAM equal emurust's at
-    that read (the loop writes nothing)."""
+    that read (the loop writes nothing), bytes up to 32 below SP aside (dead stack: an
+    interrupt taken at another turn of the loop pushes other values there)."""
     if point.pyboy_diffs is None or point.emurust_at is None:
         return None
     pb = point.pyboy_registers
@@ -469,11 +512,13 @@ def _ly153_still_polling(point: Point) -> str | None:
         gb = point.emurust_at(read["cycles"])
         if gb is None:
             continue
+        sp = pb["sp"]
         rest = [
             d
             for d in point.pyboy_diffs(gb)
             if d["region"] not in ("io", "clock")
             and not (d["region"] == "registers" and d["addr"] in ("a", "f", "pc"))
+            and not _dead_stack(d, sp)
         ]
         if rest:
             continue
@@ -483,9 +528,17 @@ def _ly153_still_polling(point: Point) -> str | None:
             f"A = 153) at its frame end (cycle {now}); emurust's read there returned 0 at "
             f"cycle {read['cycles']} in line 153 (LY 0 while its STAT mode was 1) and it left "
             f"the loop; PyBoy's registers other than A, F and PC, WRAM, HRAM, VRAM and OAM "
-            f"equal emurust's at that read: PyBoy read 153 for the rest of line 153"
+            f"(up to 32 bytes below SP aside) equal emurust's at that read: PyBoy read 153 for "
+            f"the rest of line 153"
         )
     return None
+
+
+def _dead_stack(d: Diff, sp: int) -> bool:
+    """Whether ``d`` is a WRAM/HRAM byte up to 32 below SP: dead stack, written by an
+    interrupt entry (and its handler's pushes) that came at another point of the poll loop
+    in the two emulators."""
+    return d["region"] in ("wram", "hram") and sp - 32 <= int(d["addr"]) < sp
 
 
 def _ly153_still_153(point: Point) -> str | None:
@@ -573,7 +626,7 @@ def _plain_line(gb: GameBoy) -> bool:
 
 
 def _late_line_replay(
-    gb: GameBoy, target: int, *, pyboy_window: bool = False
+    gb: GameBoy, target: int, *, pyboy_window: bool = False, vblank_lag: int = 0
 ) -> tuple[GameBoy, list[int], list[int], int] | None:
     """Runs ``gb`` to ``target`` as PyBoy's PPU behaves after an LCD enable: a step
     (instruction, interrupt dispatch or halted step) during which a line starts (LY
@@ -584,13 +637,16 @@ def _late_line_replay(
     the window's WY latch is also set before every step to PyBoy's rule, LCDC.5 set and
     LY >= WY (``GameBoy._test_set_wy_latch``). Returns the machine, the clocks of the
     steps whose event was delayed and of those whose outcome (clock, registers) the delay
-    changed, and the number of steps before which PyBoy's window rule changed the latch;
-    None if the machine has no instruction boundary at ``target`` or its state cannot be
-    edited."""
+    changed, and the number of steps before which PyBoy's window rule changed the latch
+    (with ``vblank_lag``: the number of VBlank line starts delayed by more); None if the
+    machine has no instruction boundary at ``target`` or its state cannot be edited.
+    ``vblank_lag`` delays the starts of lines 144-153 (LY changes to 144..153) that many
+    T-cycles more, as PyBoy's LY advances with its mode-1 transition there."""
     delayed: list[int] = []
     changed: list[int] = []
     forced = 0
-    late = False  # the PPU runs 4 T-cycles late until the delayed event has happened
+    vblank_delayed = 0
+    late = 0  # the PPU runs this many T-cycles late until the delayed event has happened
     while gb.cycles < target:
         ly, mode = gb.memory[0xFF44], gb.memory[0xFF41] & 3
         on = gb.memory[0xFF40] & 0x80
@@ -608,21 +664,25 @@ def _late_line_replay(
         if not _line_event(gb, on, ly, mode):
             continue
         if not late:
+            ly1 = gb.memory[0xFF44]
+            late = 4 + (vblank_lag if ly1 != ly and 144 <= ly1 <= 153 else 0)
             outcome = (gb.cycles, dict(gb.registers))
             gb.load_state(before)
-            if not gb._test_shift_ppu(4, start):
+            if not gb._test_shift_ppu(late, start):
                 return None
             gb._step_to_cycle(start + 1)
             delayed.append(start)
+            vblank_delayed += late > 4
             if (gb.cycles, dict(gb.registers)) != outcome:
                 changed.append(start)
-            late = not _line_event(gb, on, ly, mode)
-            if late:
+            if not _line_event(gb, on, ly, mode):
                 continue
-        if not gb._test_shift_ppu(-4, gb.cycles):
+        if not gb._test_shift_ppu(-late, gb.cycles):
             return None
-        late = False
-    return (gb, delayed, changed, forced) if gb.cycles == target else None
+        late = 0
+    if gb.cycles != target:
+        return None
+    return gb, delayed, changed, vblank_delayed if vblank_lag else forced
 
 
 def _line_event(gb: GameBoy, on: int, ly: int, mode: int) -> bool:
@@ -644,7 +704,16 @@ def _window_late_proof(point: Point, diffs: list[Diff]) -> str | None:
     return _late_replay_proof(point, diffs, pyboy_window=True)
 
 
-def _late_replay_proof(point: Point, diffs: list[Diff], *, pyboy_window: bool) -> str | None:
+def _vblank_late_proof(point: Point, diffs: list[Diff]) -> str | None:
+    # Only what the late lines alone (pyboy-lcd-enable-4-cycles-terminal) do not explain.
+    if _late_replay_proof(point, diffs, pyboy_window=False) is not None:
+        return None
+    return _late_replay_proof(point, diffs, pyboy_window=False, vblank_lag=4)
+
+
+def _late_replay_proof(
+    point: Point, diffs: list[Diff], *, pyboy_window: bool, vblank_lag: int = 0
+) -> str | None:
     regions = {str(d["region"]) for d in diffs}
     if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
         return None
@@ -654,9 +723,12 @@ def _late_replay_proof(point: Point, diffs: list[Diff], *, pyboy_window: bool) -
     # 4 T-cycles late (pyboy-late-interrupt-4-cycles) since the last matching point.
     for lag in (0, 4):
         replay = _late_line_replay(
-            point.emurust_start(), point.pyboy_cycles - lag, pyboy_window=pyboy_window
+            point.emurust_start(),
+            point.pyboy_cycles - lag,
+            pyboy_window=pyboy_window,
+            vblank_lag=vblank_lag,
         )
-        if replay is None or not replay[1] or (pyboy_window and not replay[3]):
+        if replay is None or not replay[1] or ((pyboy_window or vblank_lag) and not replay[3]):
             continue
         gb, delayed, changed, forced = replay
         if lag and not _serviced_interrupt(point):
@@ -674,6 +746,9 @@ def _late_replay_proof(point: Point, diffs: list[Diff], *, pyboy_window: bool) -
             f" and its window's WY latch set to PyBoy's rule (LCDC.5 and LY >= WY), which "
             f"changed it before {forced} step(s),"
             if pyboy_window
+            else f" and the starts of lines 144-153 {vblank_lag} T-cycles later still ({forced} "
+            f"of them delayed so),"
+            if vblank_lag
             else ""
         )
         return (
@@ -708,7 +783,7 @@ def _same_as_pyboy(point: Point, gb: GameBoy, lag: int) -> bool:
             continue
         if d["region"] == "io" and lag and d["addr"] in TIME_DRIVEN_IO:
             continue
-        if d["region"] in ("wram", "hram") and sp - 32 <= int(d["addr"]) < sp:
+        if _dead_stack(d, sp):
             continue
         return False
     return True
@@ -762,6 +837,30 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "interrupt still diverges"
         ),
         rule=_joypad_irq_rule,
+    ),
+    AllowlistEntry(
+        name="pyboy-joypad-irq-p1-select",
+        masks=(
+            "bit 4 (joypad) of IF (0xFF0F) when emurust has it set and PyBoy not, all other "
+            "IF bits equal, and emurust's traced re-run of the frame (from the last matching "
+            "point) set it in a write to P1 (ldh ($00),a, ld ($ff00),a, ld ($ff00+c),a with "
+            "C = 0, ld (hl),r with HL = 0xFF00), the last step of the frame that set it; or "
+            "it was set so at an earlier point, masked there by this entry, and has stayed "
+            "set in emurust through the whole traced frame"
+        ),
+        evidence=(
+            "Pan Docs, 'Interrupt Sources', INT $60: the joypad interrupt is requested when "
+            "one of P1 bits 0-3 goes from high to low; selecting a row (P14/P15 low) while "
+            "one of its buttons is held pulls its line low (Pan Docs 'Joypad Input': the "
+            "lines are the button matrix seen through the selected rows), so the write "
+            "requests it. PyBoy 2.8.1 requests it only on a button event "
+            "(pyboy/core/mb.py, Motherboard.buttonevent; a P1 write only stores the select "
+            "bits, pyboy/core/interaction.py). No test ROM in the shared set covers the "
+            "joypad interrupt. Only the flag is masked: a game that enables the interrupt "
+            "still diverges. Seen in 2048 (seed 0, frame 7: DOWN held, the game's joypad "
+            "read selects the direction row after deselecting both)"
+        ),
+        rule=_p1_select_irq_rule,
     ),
     AllowlistEntry(
         name="pyboy-line-153-ly-boot-loop",
@@ -894,7 +993,8 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "later, with A = 0); or (c) PyBoy's A is 153 and its PC is in the poll loop "
             "emurust left (from the read to the conditional jump back to it), and PyBoy's "
             "registers other than A, F and PC, WRAM, HRAM, VRAM and OAM equal emurust's at "
-            "the read; no screen differences in any case"
+            "the read (bytes up to 32 below SP aside: dead stack); no screen differences in "
+            "any case"
         ),
         evidence=(
             "PyBoy reads LY = 153 for the whole of line 153; a DMG reads 0 from about 4 "
@@ -964,6 +1064,32 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_never,
         prove=_window_late_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-vblank-ly-late-terminal",
+        masks=(
+            "nothing: a terminal entry, tried after pyboy-lcd-enable-4-cycles-terminal. The "
+            "run stops (status allowlisted) when emurust re-run as that entry's proof does "
+            "(line starts seen 4 T-cycles late, the same comparison at PyBoy's clock), with "
+            "the starts of lines 144-153 (LY changes to 144..153, and with line 144 the "
+            "VBlank interrupt) seen 4 T-cycles later still, reaches PyBoy's state, at least "
+            "one such VBlank line start was delayed, and the late lines alone (that entry's "
+            "proof) do not reach it"
+        ),
+        evidence=(
+            "PyBoy 2.8.1 advances LY on lines 1-143 200 T-cycles after mode 0 starts and "
+            "then 4 T-cycles more to mode 2, but from line 143 on it stays in mode 0 for "
+            "204 T-cycles and advances LY with the mode 1 transition (pyboy/core/lcd.py, "
+            "LCD.tick), so LY changes to 144..153 4 T-cycles later than its other lines, "
+            "and it raises the VBlank interrupt in that same transition. A DMG advances LY "
+            "at the same point of every line (Pan Docs 'LY'), and its VBlank interrupt "
+            "comes earlier than PyBoy's: gbmicrotest vblank_int_if_b/d and vblank2_int_if_b/"
+            "d, verified on a DMG: emurust passes, PyBoy fails. Seen in Pandora's Blocks "
+            "(seed 0, frame 47 on): its loop waiting for LY = 144 leaves one turn (28 "
+            "T-cycles) later in PyBoy"
+        ),
+        rule=_never,
+        prove=_vblank_late_proof,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""

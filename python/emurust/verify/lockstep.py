@@ -456,6 +456,7 @@ def _lockstep(
     boot_mapped = True
     pending: list[tuple[str, str]] = []
     unselected_press = False
+    p1_select_irq = False  # pyboy-joypad-irq-p1-select masked emurust's IF bit 4
     try:
         for frame in range(frames):
             gb.tick(1, render=compare_screen)
@@ -501,6 +502,7 @@ def _lockstep(
                     lagged_diffs=_lagged(data, boot, fault, last_good, pb, pb_regs),
                     line_state=_LineStates(data, boot, fault, last_good),
                     unselected_press=unselected_press,
+                    p1_select_irq_carried=p1_select_irq,
                     pyboy_byte=pb.byte,
                     frame_trace=_frame_trace(data, boot, fault, last_good, pb.now),
                     emurust_at=_emurust_at(data, boot, fault, last_good),
@@ -508,9 +510,12 @@ def _lockstep(
                     pyboy_cycles=pb.now,
                     emurust_start=_emurust_start(data, boot, fault, last_good),
                 )
-                remaining = _apply_allowlist(allowlist, point, diffs, result)
+                used: list[str] = []
+                remaining = _apply_allowlist(allowlist, point, diffs, result, used)
                 kept = {id(d) for d in remaining}
                 point.masked = [d for d in diffs if id(d) not in kept]
+                if "pyboy-joypad-irq-p1-select" in used:
+                    p1_select_irq = True
                 diffs = remaining
                 if diffs:
                     stop = None
@@ -563,6 +568,8 @@ def _lockstep(
                 result.frames_compared += 1
             if aligned and not pb.byte(0xFF0F) & 0x10:
                 unselected_press = False
+            if resynced or (aligned and not gb.memory[0xFF0F] & 0x10):
+                p1_select_irq = False
             pending += script.get(frame, ())
             if pending and aligned and gb.cycles == pb.now:
                 for action, button in pending:
@@ -714,12 +721,20 @@ def _scratch_at(
 
 
 def _apply_allowlist(
-    allowlist: Sequence[AllowlistEntry], point: Point, diffs: list[Diff], result: LockstepResult
+    allowlist: Sequence[AllowlistEntry],
+    point: Point,
+    diffs: list[Diff],
+    result: LockstepResult,
+    used: list[str] | None = None,
 ) -> list[Diff]:
+    """``diffs`` less what the entries' rules mask; the names of the entries that masked
+    something are appended to ``used``."""
     for entry in allowlist:
         masked = entry.rule(point, diffs)
         if not masked:
             continue
+        if used is not None:
+            used.append(entry.name)
         ids = {id(d) for d in masked}
         diffs = [d for d in diffs if id(d) not in ids]
         if entry.name not in result.allowlist_counts:
