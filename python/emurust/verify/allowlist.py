@@ -625,9 +625,25 @@ def _plain_line(gb: GameBoy) -> bool:
     return not any(0 <= ly - (oam[4 * n] - 16) < height for n in range(40))
 
 
+@dataclass
+class _Replay:
+    """What :func:`_late_line_replay` did."""
+
+    #: The machine at the target clock.
+    gb: GameBoy
+    #: Clocks of the steps whose line event was delayed.
+    delayed: list[int]
+    #: Clocks of the steps whose outcome (clock, registers) the delay changed.
+    changed: list[int]
+    #: Steps before which PyBoy's window rule changed the WY latch.
+    forced: int
+    #: VBlank line starts delayed by ``vblank_lag`` more.
+    vblank_delayed: int
+
+
 def _late_line_replay(
     gb: GameBoy, target: int, *, pyboy_window: bool = False, vblank_lag: int = 0
-) -> tuple[GameBoy, list[int], list[int], int] | None:
+) -> _Replay | None:
     """Runs ``gb`` to ``target`` as PyBoy's PPU behaves after an LCD enable: a step
     (instruction, interrupt dispatch or halted step) during which a line starts (LY
     changes, or STAT enters mode 2, or mode 1 from mode 0), or mode 0 starts on a line
@@ -637,9 +653,9 @@ def _late_line_replay(
     the window's WY latch is also set before every step to PyBoy's rule, LCDC.5 set and
     LY >= WY (``GameBoy._test_set_wy_latch``). Returns the machine, the clocks of the
     steps whose event was delayed and of those whose outcome (clock, registers) the delay
-    changed, and the number of steps before which PyBoy's window rule changed the latch
-    (with ``vblank_lag``: the number of VBlank line starts delayed by more); None if the
-    machine has no instruction boundary at ``target`` or its state cannot be edited.
+    changed, the number of steps before which PyBoy's window rule changed the latch and the
+    number of VBlank line starts delayed by more (:class:`_Replay`); None if the machine
+    has no instruction boundary at ``target`` or its state cannot be edited.
     ``vblank_lag`` delays the starts of lines 144-153 (LY changes to 144..153) that many
     T-cycles more, as PyBoy's LY advances with its mode-1 transition there."""
     delayed: list[int] = []
@@ -682,7 +698,7 @@ def _late_line_replay(
         late = 0
     if gb.cycles != target:
         return None
-    return gb, delayed, changed, vblank_delayed if vblank_lag else forced
+    return _Replay(gb, delayed, changed, forced, vblank_delayed)
 
 
 def _line_event(gb: GameBoy, on: int, ly: int, mode: int) -> bool:
@@ -728,9 +744,14 @@ def _late_replay_proof(
             pyboy_window=pyboy_window,
             vblank_lag=vblank_lag,
         )
-        if replay is None or not replay[1] or ((pyboy_window or vblank_lag) and not replay[3]):
+        if (
+            replay is None
+            or not replay.delayed
+            or (pyboy_window and not replay.forced)
+            or (vblank_lag and not replay.vblank_delayed)
+        ):
             continue
-        gb, delayed, changed, forced = replay
+        gb, delayed, changed = replay.gb, replay.delayed, replay.changed
         if lag and not _serviced_interrupt(point):
             continue
         if not _same_as_pyboy(point, gb, lag):
@@ -744,9 +765,10 @@ def _late_replay_proof(
         )
         window = (
             f" and its window's WY latch set to PyBoy's rule (LCDC.5 and LY >= WY), which "
-            f"changed it before {forced} step(s),"
+            f"changed it before {replay.forced} step(s),"
             if pyboy_window
-            else f" and the starts of lines 144-153 {vblank_lag} T-cycles later still ({forced} "
+            else f" and the starts of lines 144-153 {vblank_lag} T-cycles later still "
+            f"({replay.vblank_delayed} "
             f"of them delayed so),"
             if vblank_lag
             else ""
