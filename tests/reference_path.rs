@@ -274,6 +274,21 @@ fn polling_loops_match_the_reference_path() {
     assert_ne!(fast.peek(0xC07F), 0);
 }
 
+/// A 64 KiB MBC1 cartridge whose entry point jumps to 0x0150, with
+/// interrupt handlers that count STAT interrupts in E and timer interrupts
+/// in D (VBlank returns at once); the program is the caller's.
+fn interrupt_counting_cart() -> Vec<u8> {
+    let mut rom = vec![0u8; 4 * 0x4000];
+    rom[0x147] = 0x01; // MBC1
+    rom[0x148] = 0x01; // 4 banks
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x40, &[0xD9]); // VBlank: RETI
+    put(0x48, &[0x1C, 0xD9]); // STAT: INC E; RETI
+    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
+    rom
+}
+
 /// A ROM (MBC1, four banks) that walks the edges of straight runs
 /// (`cpu/runs.rs`): self-modifying code in work RAM, code in HRAM and echo
 /// RAM, a routine in bank 1 that switches itself out for bank 2 mid-run, an
@@ -283,16 +298,10 @@ fn polling_loops_match_the_reference_path() {
 /// DI, EI and HALT, all under STAT and timer interrupts every few hundred
 /// T-cycles. Needs no ROM files.
 fn straight_run_edges_rom() -> Vec<u8> {
-    let mut rom = vec![0u8; 4 * 0x4000];
-    rom[0x147] = 0x01; // MBC1
-    rom[0x148] = 0x01; // 4 banks
+    let mut rom = interrupt_counting_cart();
     let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
-    put(0x40, &[0xD9]); // VBlank: RETI
-    put(0x48, &[0x1C, 0xD9]); // STAT: INC E; RETI
-    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
-    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
-                                           // Work RAM routine, copied to 0xC200: it rewrites the immediate of
-                                           // its own LD B,n two instructions before running it.
+    // Work RAM routine, copied to 0xC200: it rewrites the immediate of
+    // its own LD B,n two instructions before running it.
     let wram: &[u8] = &[
         0xFA, 0x0A, 0xC2, // LD A,(0xC20A)
         0x3C, // INC A
@@ -495,15 +504,9 @@ fn idle_loops_match_the_reference_path() {
 /// code decoded into blocks"), whose in-block code check it catches when
 /// broken. Needs no ROM files.
 fn work_ram_code_rom() -> Vec<u8> {
-    let mut rom = vec![0u8; 4 * 0x4000];
-    rom[0x147] = 0x01; // MBC1
-    rom[0x148] = 0x01; // 4 banks
+    let mut rom = interrupt_counting_cart();
     let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
-    put(0x40, &[0xD9]); // VBlank: RETI
-    put(0x48, &[0x1C, 0xD9]); // STAT: INC E; RETI
-    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
     put(0x60, &[0xD9]); // Joypad: RETI
-    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
     put(0x4000, &[0x11]);
     put(0x8000, &[0x22]);
     let mut wram: Vec<u8> = vec![
