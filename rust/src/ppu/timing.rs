@@ -461,7 +461,6 @@ impl Ppu {
     #[inline(never)]
     pub(crate) fn catch_up_with<const NOTE: bool>(&mut self, now: u64) -> u8 {
         let mut irq = 0;
-        let current = (now + 3) & !3;
         while self.next <= now {
             // `skip_lines` needs `now` a whole line past the end of the
             // current line, which ends at or after `next`: most catch-ups
@@ -472,7 +471,7 @@ impl Ppu {
             let t = self.next;
             let was = self.phase;
             let m = (t + 3) & !3;
-            if NOTE && m == current {
+            if NOTE {
                 self.note_stat_inputs(t, m);
             }
             let bits = self.transition();
