@@ -79,6 +79,16 @@ pub trait CpuBus {
     }
     /// Clear one IF bit (`mask` has exactly one bit set) when dispatching.
     fn acknowledge_interrupt(&mut self, mask: u8);
+    /// The dispatched IF bit (`mask`, one bit) once more, after the PC low
+    /// byte has been pushed: a DMG clears it in that M-cycle, after the
+    /// pushed byte lands (so a push into IF keeps only its other bits) and
+    /// after requests of the same source raised early in it, which are
+    /// lost. The bus decides which requests of that M-cycle came later and
+    /// survive. Default: nothing (the bit was cleared at the vector choice).
+    #[inline(always)]
+    fn acknowledge_after_low_push(&mut self, mask: u8) {
+        let _ = mask;
+    }
     /// The CPU is halted (or stopped/locked) with nothing pending: advance at
     /// least one M-cycle, or fast-forward to the next moment something could
     /// change (the bus decides; the reference path advances exactly one).
@@ -578,8 +588,10 @@ impl Cpu {
     /// Interrupt dispatch, 5 M-cycles: three internal cycles (the discarded
     /// opcode fetch, the PC decrement and the SP decrement, which puts SP on
     /// the address bus), push PC high, re-check the pending interrupts (the
-    /// push may have overwritten IE at 0xFFFF), push PC low and jump. With
-    /// nothing left pending the CPU jumps to 0x0000 and no IF bit is cleared.
+    /// push may have overwritten IE at 0xFFFF) and clear the chosen IF bit,
+    /// push PC low, clear the bit again as far as the bus says the DMG does
+    /// ([`CpuBus::acknowledge_after_low_push`]) and jump. With nothing left
+    /// pending the CPU jumps to 0x0000 and no IF bit is cleared.
     #[inline(never)]
     fn dispatch<B: CpuHost>(&mut self, bus: &mut B) {
         self.ime = false;
@@ -599,6 +611,9 @@ impl Cpu {
         };
         self.sp = self.sp.wrapping_sub(1);
         bus.write(self.sp, pc as u8);
+        if pending != 0 {
+            bus.acknowledge_after_low_push(pending & pending.wrapping_neg());
+        }
         self.pc = vector;
     }
 

@@ -185,6 +185,10 @@ impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
     fn acknowledge_interrupt(&mut self, mask: u8) {
         self.inner.acknowledge_interrupt(mask)
     }
+    #[inline(always)]
+    fn acknowledge_after_low_push(&mut self, mask: u8) {
+        self.inner.acknowledge_after_low_push(mask)
+    }
 
     #[inline(always)]
     fn halt_idle(&mut self) {

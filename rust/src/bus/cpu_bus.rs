@@ -4,6 +4,8 @@
 
 use super::{Hardware, Ram, HRAM_BASE, WRAM_SIZE};
 use crate::cpu::{Code, Cpu, CpuBus, DebugHooks, RunHooks, Straight};
+use crate::serial::IRQ_SERIAL;
+use crate::timer::IRQ_TIMER;
 
 /// The CPU's view of one machine: its hardware plus its RAM block. `REF`
 /// selects the slow reference path (every component stepped every M-cycle).
@@ -394,6 +396,26 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn acknowledge_interrupt(&mut self, mask: u8) {
         self.hw.intf &= !mask;
+    }
+
+    /// Which requests raised in the low push's M-cycle survive the DMG's
+    /// clear there, measured on gambatte's dispatch tests: the timer's
+    /// (tima/tc00_irq_late_retrigger_3: lost) and the bit a push into IF
+    /// writes (irq_precedence/late_if_via_sp_if_1: cleared) come before it;
+    /// the PPU's late mode-0 and mode-2 requests
+    /// (irq_precedence/late_m0irq_retrigger_scx1_1,
+    /// m2int_m2irq/m2irq_late_retrigger_1) and the serial request
+    /// (serial/start_wait_trigger_int8_read_if_2) come after it and stay.
+    /// Not modelled: the PPU's requests early in the M-cycle (the LYC=153
+    /// match of ly0/lycint152_lyc153irq_late_retrigger_2 is lost on a DMG;
+    /// emurust does not note where in the M-cycle a late request fell).
+    #[cold]
+    #[inline(never)]
+    fn acknowledge_after_low_push(&mut self, mask: u8) {
+        self.synced(|hw, _| {
+            let after = (hw.late_if() & !IRQ_TIMER) | IRQ_SERIAL;
+            hw.intf &= !(mask & !after);
+        })
     }
 
     #[inline]

@@ -227,6 +227,10 @@ impl CpuBus for DiagBus<'_, '_> {
         self.inner.acknowledge_interrupt(mask)
     }
     #[inline(always)]
+    fn acknowledge_after_low_push(&mut self, mask: u8) {
+        self.inner.acknowledge_after_low_push(mask)
+    }
+    #[inline(always)]
     fn halt_idle(&mut self) {
         self.inner.halt_idle()
     }
