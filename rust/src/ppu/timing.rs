@@ -676,6 +676,18 @@ impl Ppu {
                         self.next = self.line_start + STAT_MODE2_LAG;
                     }
                     144 => {
+                        // The LY=LYC input lets go of LY 143 a moment
+                        // before the VBlank source rises: a line held by
+                        // the LYC=143 match alone drops and rises again, an
+                        // interrupt (gambatte m1/lycint143_m1irq_ifw_1,
+                        // lycint143_m1irq_late_retrigger_1,
+                        // lycint_m1intirq_1, m1irq_m2enable_lyc_3). The
+                        // HBlank source bridges the gap (m1irq_m0disable_3:
+                        // no interrupt); with the OAM-scan source enabled
+                        // it is not known, so left as it was.
+                        if self.stat_line && self.stat_enables & 0x38 == 0x10 {
+                            irq |= IRQ_STAT;
+                        }
                         // STAT reads mode 0 for one more M-cycle.
                         self.mode = 0;
                         self.window_line = 0;
