@@ -1076,6 +1076,24 @@ impl PyGameBoy {
         }
     }
 
+    /// Test-only: makes the timer's system counter (DIV, and TIMA, the
+    /// serial clock and the APU's frame sequencer that hang off it) run
+    /// `delta` T-cycles late (early if negative), through a save state of
+    /// this machine. False, the machine unchanged, if the state's layout is
+    /// not the one expected. The lockstep harness's proof that PyBoy reads
+    /// the PPU and DIV 8 T-cycles late (emurust.verify.allowlist) uses it.
+    fn _test_shift_timer(&mut self, py: Python<'_>, delta: i64) -> PyResult<bool> {
+        let state = self.read(|gb| gb.save_state())?;
+        let Some(shifted) = testing::shift_timer(&state, delta) else {
+            return Ok(false);
+        };
+        self.core_mut()?.hooks.clear_stop(); // as load_state does
+        match self.write(|gb| gb.load_state(&shifted))? {
+            Ok(()) => Ok(true),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
     /// Test-only: sets the window's WY latch (LY met WY with LCDC.5 set in
     /// this frame), through a save state of this machine; returns the
     /// latch's value before, or None (the machine unchanged) if the state's

@@ -68,3 +68,33 @@ pub(crate) fn set_wy_latch(state: &[u8], latched: bool) -> Option<(Vec<u8>, bool
     out[off] = u8::from(latched);
     Some((reseal(&out).ok()?, before))
 }
+
+/// The timer section of a save state (`Timer::save` in rust/src/timer.rs):
+/// the "TIMR" tag and a u32 length, then the u64 offset of the system
+/// counter (`counter(t) = t + offset`), the u64 catch-up clock, TIMA, TMA,
+/// TAC, the reload state and its u64 clock.
+const TIMER_TAG: &[u8; 4] = b"TIMR";
+const TIMER_SECTION_LEN: usize = 8 + 8 + 3 + 1 + 8;
+
+/// `state` (sealed save-state bytes) with the timer's system counter (DIV
+/// and what hangs off it) running `delta` T-cycles late (`delta` < 0:
+/// early), sealed again; None if the state has no timer section of the
+/// expected length.
+pub(crate) fn shift_timer(state: &[u8], delta: i64) -> Option<Vec<u8>> {
+    let body = &state[..state.len().checked_sub(CHECKSUM_LEN)?];
+    let mut from = 0;
+    let off = loop {
+        let at = from + body[from..].windows(4).position(|w| w == TIMER_TAG)?;
+        from = at + 1;
+        let len = body.get(at + 4..at + 8)?;
+        if u32::from_le_bytes(len.try_into().ok()?) as usize == TIMER_SECTION_LEN
+            && body.len() >= at + 8 + TIMER_SECTION_LEN
+        {
+            break at + 8;
+        }
+    };
+    let offset = u64::from_le_bytes(body.get(off..off + 8)?.try_into().ok()?);
+    let mut out = state.to_vec();
+    out[off..off + 8].copy_from_slice(&offset.wrapping_sub(delta as u64).to_le_bytes());
+    reseal(&out).ok()
+}
