@@ -777,6 +777,27 @@ def test_reads_8_cycles_late_proof_2048(shared_roms: Path) -> None:
     assert [(r.kind, r.name) for r in at7] == [("failure", "unexplained")], result.summary()
 
 
+def test_reads_8_cycles_late_proof_with_late_vblank_lines(shared_roms: Path) -> None:
+    """Pandora's Blocks (seed 0, resynchronizing) at frame 48: its wait loop at
+    0x0011-0x0017 leaves one turn later in PyBoy. The read lag alone does not reach
+    PyBoy's clock; with PyBoy's late VBlank lines (pyboy-vblank-ly-late-terminal) on top it
+    has PyBoy's state exactly, TIMA included (the timer shift keeps TIMA's count)."""
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+
+    def run(entries: list[allowlist.AllowlistEntry]) -> lockstep.LockstepResult:
+        return lockstep.run_lockstep(
+            path, frames=49, seed=0, resync=True, max_failures=50, allowlist=entries
+        )
+
+    result = run(list(allowlist.DEFAULT_ALLOWLIST))
+    at48 = [r for r in result.resyncs if r.frame == 48]
+    assert [(r.kind, r.name) for r in at48] == [("pyboy-deviation", READ_LAG)], result.summary()
+    assert "lines 144-153 4 T-cycles later still" in at48[0].detail
+    result = run(_without(READ_LAG))
+    at48 = [r for r in result.resyncs if r.frame == 48]
+    assert [(r.kind, r.name) for r in at48] == [("failure", "unexplained")], result.summary()
+
+
 def test_read_lag_proof_does_not_hide_a_cpu_fault() -> None:
     """A broken CPU (ADC without the carry-in's half carry) is not explained away by
     moving the PPU and timer: the proof is tried at the fault's frame and proves nothing."""
@@ -799,12 +820,13 @@ def test_read_lag_proof_does_not_hide_a_cpu_fault() -> None:
 
 def test_timer_shift_aid_follows_the_state_layout(rom: bytes) -> None:
     """``_test_shift_timer`` finds the timer section of a save state: a shift of 256
-    T-cycles makes DIV read one step less, and shifting back restores it."""
+    T-cycles makes DIV read one step less; a shift outside 0..=256 is refused."""
     gb = emurust.GameBoy(rom)
     gb.tick(3, render=False)
     now, div = gb.cycles, gb.memory[0xFF04]
+    assert not gb._test_shift_timer(-4)
+    assert not gb._test_shift_timer(257)
+    assert gb.memory[0xFF04] == div
     assert gb._test_shift_timer(256)
     assert gb.memory[0xFF04] == (div - 1) & 0xFF
-    assert gb._test_shift_timer(-256)
-    assert gb.memory[0xFF04] == div
     assert gb.cycles == now

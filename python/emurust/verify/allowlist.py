@@ -816,20 +816,58 @@ def _same_as_pyboy(point: Point, gb: GameBoy, lag: int) -> bool:
 PYBOY_READ_LAG = 8
 
 
-def _read_lag_replay(gb: GameBoy, target: int, read_lag: int) -> GameBoy | None:
+def _read_lag_replay(
+    gb: GameBoy, target: int, read_lag: int, vblank_lag: int = 0
+) -> tuple[GameBoy, int] | None:
     """``gb`` (a scratch machine at the last matching point, LCD on) with its PPU's line
     timing and its timer's system counter moved ``read_lag`` T-cycles late
     (``GameBoy._test_shift_ppu``, ``GameBoy._test_shift_timer``), run by single steps to
-    ``target``; None when the LCD is off, the state cannot be edited or the machine has no
-    instruction boundary at ``target``."""
+    ``target``, with the starts of lines 144-153 ``vblank_lag`` T-cycles later still
+    (:func:`_read_lag_vblank_replay`); with the number of line starts so delayed. None
+    when the LCD is off, the state cannot be edited or the machine has no instruction
+    boundary at ``target``."""
     if not gb.memory[0xFF40] & 0x80:
         return None
     if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
         return None
+    if vblank_lag:
+        delayed = _read_lag_vblank_replay(gb, target, vblank_lag)
+        return None if delayed is None else (gb, delayed)
     for _ in range(12):  # _step_to_cycle stops at each frame end on the way
         if gb.cycles >= target or gb._step_to_cycle(target):
             break
-    return gb if gb.cycles == target else None
+    return (gb, 0) if gb.cycles == target else None
+
+
+def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | None:
+    """Runs ``gb`` to ``target`` by single steps, re-running each step in which LY changes
+    to 144..153 with the PPU's line timing ``vblank_lag`` T-cycles later (put back once LY
+    has changed), as PyBoy advances LY with its mode-1 transition there
+    (pyboy-vblank-ly-late-terminal). Returns how many line starts were delayed; None if
+    ``gb`` has no instruction boundary at ``target`` or its state cannot be edited."""
+    delayed = 0
+    late = False
+    while gb.cycles < target:
+        ly = gb.memory[0xFF44]
+        before = gb.save_state()
+        start = gb.cycles
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start:
+            return None
+        ly1 = gb.memory[0xFF44]
+        if not late and ly1 != ly and 144 <= ly1 <= 153:
+            gb.load_state(before)
+            if not gb._test_shift_ppu(vblank_lag, start):
+                return None
+            late = True
+            delayed += 1
+            gb._step_to_cycle(start + 1)
+            ly1 = gb.memory[0xFF44]
+        if late and ly1 != ly:
+            if not gb._test_shift_ppu(-vblank_lag, gb.cycles):
+                return None
+            late = False
+    return delayed if gb.cycles == target else None
 
 
 def _read_lag_same(point: Point, gb: GameBoy, lag: int) -> bool:
@@ -860,26 +898,37 @@ def _read_lag_proof(point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_
         return None
     if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
         return None
-    # At PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an interrupt
-    # 4 T-cycles late (pyboy-late-interrupt-4-cycles) since the last matching point.
-    for lag in (0, 4):
-        if lag and not _serviced_interrupt(point):
-            continue
-        gb = _read_lag_replay(point.emurust_start(), point.pyboy_cycles - lag, read_lag)
-        if gb is None or not _read_lag_same(point, gb, lag):
-            continue
-        when = (
-            f"PyBoy's clock {point.pyboy_cycles}"
-            if not lag
-            else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
-            f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
-        )
-        return (
-            f"emurust re-run from the last matching point with its PPU and its timer's "
-            f"system counter {read_lag} T-cycles late, as PyBoy's program sees them, "
-            f"reaches PyBoy's state at {when}: registers, VRAM, OAM and memory equal "
-            f"(stack bytes below SP and LY/STAT aside, DIV one step behind at most)"
-        )
+    # The read lag alone, then with PyBoy's late VBlank lines (pyboy-vblank-ly-late-terminal)
+    # on top; at PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an
+    # interrupt 4 T-cycles late (pyboy-late-interrupt-4-cycles).
+    for vblank_lag in (0, 4):
+        for lag in (0, 4):
+            if lag and not _serviced_interrupt(point):
+                continue
+            target = point.pyboy_cycles - lag
+            replay = _read_lag_replay(point.emurust_start(), target, read_lag, vblank_lag)
+            if replay is None or (vblank_lag and not replay[1]):
+                continue
+            if not _read_lag_same(point, replay[0], lag):
+                continue
+            when = (
+                f"PyBoy's clock {point.pyboy_cycles}"
+                if not lag
+                else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
+                f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
+            )
+            vblank = (
+                f" and the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
+                f"pyboy-vblank-ly-late-terminal ({replay[1]} of them delayed so),"
+                if vblank_lag
+                else ""
+            )
+            return (
+                f"emurust re-run from the last matching point with its PPU and its timer's "
+                f"system counter {read_lag} T-cycles late, as PyBoy's program sees them,"
+                f"{vblank} reaches PyBoy's state at {when}: registers, VRAM, OAM and memory "
+                f"equal (stack bytes below SP and LY/STAT aside, DIV one step behind at most)"
+            )
     return None
 
 
@@ -1192,7 +1241,10 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "stops (status allowlisted) when the only differences are registers, the clock, "
             "memory and I/O, and emurust re-run from the last matching point (LCD on) with "
             "its PPU's line timing and its timer's system counter moved 8 T-cycles late "
-            "(GameBoy._test_shift_ppu, GameBoy._test_shift_timer) reaches PyBoy's state at "
+            "(GameBoy._test_shift_ppu, GameBoy._test_shift_timer), and failing that with the "
+            "starts of lines 144-153 (LY changes to 144..153) 4 T-cycles later still, at "
+            "least one of them delayed so (as pyboy-vblank-ly-late-terminal), reaches "
+            "PyBoy's state at "
             "PyBoy's clock exactly (or 4 T-cycles before it when emurust's traced frame "
             "serviced an interrupt: pyboy-late-interrupt-4-cycles; then DIV/TIMA/IF are not "
             "compared): registers, WRAM, HRAM, VRAM, OAM and I/O registers equal, except "
@@ -1217,7 +1269,9 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "div_inc_timing_a/b and lcdon_to_stat0_a-d, verified on a DMG: emurust passes "
             "all. Seen in 2048 (seed 0, frames 7, 198, 368, 984: a STAT-polled VRAM copy "
             "leaves its poll one turn later in PyBoy, and the DIV-seeded random number "
-            "differs) and ucity (frame 15)"
+            "differs), ucity (frame 15) and Pandora's Blocks (seed 0, 14 frames from 48 "
+            "to 151: its wait loop at 0x0011-0x0017 leaves one turn later in PyBoy, "
+            "with the late VBlank lines)"
         ),
         rule=_never,
         prove=_read_lag_proof,
