@@ -623,8 +623,11 @@ def test_vblank_ly_late_proof_pandoras_blocks(shared_roms: Path) -> None:
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
     assert allowlist._vblank_late_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
+    # (pyboy-reads-8-cycles-late-terminal, tried after it, also explains this frame: PyBoy's
+    # reads 8 T-cycles late with the same late VBlank lines on top.)
+    others = [e for e in _without(VBLANK) if e.name != READ_LAG]
     result = lockstep.run_lockstep(
-        path, frames=48, seed=0, resync=True, max_failures=50, allowlist=_without(VBLANK)
+        path, frames=48, seed=0, resync=True, max_failures=50, allowlist=others
     )
     at47 = [r for r in result.resyncs if r.frame == 47]
     assert [(r.kind, r.name) for r in at47] == [("failure", "unexplained")], result.summary()

@@ -824,8 +824,9 @@ def _read_lag_replay(
     (``GameBoy._test_shift_ppu``, ``GameBoy._test_shift_timer``), run by single steps to
     ``target``, with the starts of lines 144-153 ``vblank_lag`` T-cycles later still
     (:func:`_read_lag_vblank_replay`); with the number of line starts so delayed. None
-    when the LCD is off, the state cannot be edited or the machine has no instruction
-    boundary at ``target``."""
+    when the LCD is off at any step (a switch-on restarts the PPU: the first frame after
+    it is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the
+    machine has no instruction boundary at ``target``."""
     if not gb.memory[0xFF40] & 0x80:
         return None
     if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
@@ -833,9 +834,11 @@ def _read_lag_replay(
     if vblank_lag:
         delayed = _read_lag_vblank_replay(gb, target, vblank_lag)
         return None if delayed is None else (gb, delayed)
-    for _ in range(12):  # _step_to_cycle stops at each frame end on the way
-        if gb.cycles >= target or gb._step_to_cycle(target):
-            break
+    while gb.cycles < target:
+        start = gb.cycles
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start or not gb.memory[0xFF40] & 0x80:
+            return None
     return (gb, 0) if gb.cycles == target else None
 
 
@@ -844,7 +847,8 @@ def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | 
     to 144..153 with the PPU's line timing ``vblank_lag`` T-cycles later (put back once LY
     has changed), as PyBoy advances LY with its mode-1 transition there
     (pyboy-vblank-ly-late-terminal). Returns how many line starts were delayed; None if
-    ``gb`` has no instruction boundary at ``target`` or its state cannot be edited."""
+    the LCD is off after a step, ``gb`` has no instruction boundary at ``target`` or its
+    state cannot be edited."""
     delayed = 0
     late = False
     while gb.cycles < target:
@@ -852,7 +856,7 @@ def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | 
         before = gb.save_state()
         start = gb.cycles
         gb._step_to_cycle(start + 1)
-        if gb.cycles == start:
+        if gb.cycles == start or not gb.memory[0xFF40] & 0x80:
             return None
         ly1 = gb.memory[0xFF44]
         if not late and ly1 != ly and 144 <= ly1 <= 153:
@@ -872,7 +876,8 @@ def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | 
 
 def _read_lag_same(point: Point, gb: GameBoy, lag: int) -> bool:
     """:func:`_same_as_pyboy` for a replay whose timer runs late: DIV may also read one
-    step less than PyBoy's (the late counter has not reached PyBoy's next DIV step)."""
+    step less than PyBoy's (the late counter has not reached PyBoy's next DIV step); 4
+    T-cycles before PyBoy's clock only DIV and TIMA are left out, not IF."""
     assert point.pyboy_diffs is not None
     sp = point.pyboy_registers["sp"]
     masked = {(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in point.masked}
@@ -881,8 +886,8 @@ def _read_lag_same(point: Point, gb: GameBoy, lag: int) -> bool:
             continue
         if d["region"] == "io" and d["addr"] in (0xFF41, 0xFF44):
             continue
-        if d["region"] == "io" and lag and d["addr"] in TIME_DRIVEN_IO:
-            continue
+        if d["region"] == "io" and lag and d["addr"] in (0xFF04, 0xFF05):
+            continue  # the counters; IF must agree (an interrupt flag is a program input)
         div_step = (int(d["pyboy"]) - int(d["emurust"])) & 0xFF == 1
         if d["region"] == "io" and d["addr"] == 0xFF04 and div_step:
             continue
@@ -1239,14 +1244,15 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         masks=(
             "nothing: a terminal entry, tried after the other terminal entries. The run "
             "stops (status allowlisted) when the only differences are registers, the clock, "
-            "memory and I/O, and emurust re-run from the last matching point (LCD on) with "
+            "memory and I/O, and emurust re-run from the last matching point, its LCD on "
+            "at every step, with "
             "its PPU's line timing and its timer's system counter moved 8 T-cycles late "
             "(GameBoy._test_shift_ppu, GameBoy._test_shift_timer), and failing that with the "
             "starts of lines 144-153 (LY changes to 144..153) 4 T-cycles later still, at "
             "least one of them delayed so (as pyboy-vblank-ly-late-terminal), reaches "
             "PyBoy's state at "
             "PyBoy's clock exactly (or 4 T-cycles before it when emurust's traced frame "
-            "serviced an interrupt: pyboy-late-interrupt-4-cycles; then DIV/TIMA/IF are not "
+            "serviced an interrupt: pyboy-late-interrupt-4-cycles; then DIV and TIMA are not "
             "compared): registers, WRAM, HRAM, VRAM, OAM and I/O registers equal, except "
             "differences that emurust itself has there and an allowlist entry masked, LY "
             "and STAT (the shifted line position), DIV one step below PyBoy's (the shifted "
