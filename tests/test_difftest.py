@@ -623,8 +623,11 @@ def test_vblank_ly_late_proof_pandoras_blocks(shared_roms: Path) -> None:
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
     assert allowlist._vblank_late_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
+    # (pyboy-reads-8-cycles-late-terminal, tried after it, also explains this frame: PyBoy's
+    # reads 8 T-cycles late with the same late VBlank lines on top.)
+    others = [e for e in _without(VBLANK) if e.name != READ_LAG]
     result = lockstep.run_lockstep(
-        path, frames=48, seed=0, resync=True, max_failures=50, allowlist=_without(VBLANK)
+        path, frames=48, seed=0, resync=True, max_failures=50, allowlist=others
     )
     at47 = [r for r in result.resyncs if r.frame == 47]
     assert [(r.kind, r.name) for r in at47] == [("failure", "unexplained")], result.summary()
@@ -733,3 +736,100 @@ def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> N
         wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
         point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]
         assert allowlist._ly153_proof(point, diffs) is None
+
+
+READ_LAG = "pyboy-reads-8-cycles-late-terminal"
+
+
+def test_reads_8_cycles_late_proof_2048(shared_roms: Path) -> None:
+    """2048 (seed 0, resynchronizing) loads PyBoy's state at frame 5 and copies to VRAM in
+    frame 7 with a loop that polls STAT through ldh a,($ff41), then seeds its random
+    numbers from ldh a,($ff04). PyBoy reads I/O registers 8 T-cycles before a DMG does in
+    the instruction, so it leaves a poll one turn later and reads another DIV; the
+    4-cycle late-line proofs do not reach its state, emurust with its PPU and timer 8
+    T-cycles late does, exactly."""
+    path = _rom(shared_roms, "homebrew", "2048", "2048.gb")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+
+    def run(entries: list[allowlist.AllowlistEntry]) -> lockstep.LockstepResult:
+        return lockstep.run_lockstep(
+            path, frames=8, seed=0, resync=True, max_failures=50, allowlist=entries
+        )
+
+    result = run(_capturing(READ_LAG, seen))
+    at7 = [r for r in result.resyncs if r.frame == 7]
+    assert [(r.kind, r.name) for r in at7] == [("pyboy-deviation", READ_LAG)], result.summary()
+    assert "8 T-cycles late" in at7[0].detail
+    assert not result.failures
+    point, diffs = next((p, d) for p, d in seen if p.frame == 7)
+    assert {d["region"] for d in diffs} >= {"registers", "wram"}
+    # The proofs tried before it do not explain it, nor does a lag of 4 T-cycles.
+    assert allowlist._lcd_enable_late_proof(point, diffs) is None
+    assert allowlist._vblank_late_proof(point, diffs) is None
+    assert allowlist._read_lag_proof(point, diffs, read_lag=4) is None
+    assert allowlist._read_lag_proof(point, diffs) is not None
+    # Strict: a memory difference the re-run does not reproduce is not proven.
+    wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
+    real = point.pyboy_diffs
+    assert real is not None
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert allowlist._read_lag_proof(point, diffs) is None
+    # Without the entry the same frame is a failure.
+    result = run(_without(READ_LAG))
+    at7 = [r for r in result.resyncs if r.frame == 7]
+    assert [(r.kind, r.name) for r in at7] == [("failure", "unexplained")], result.summary()
+
+
+def test_reads_8_cycles_late_proof_with_late_vblank_lines(shared_roms: Path) -> None:
+    """Pandora's Blocks (seed 0, resynchronizing) at frame 48: its wait loop at
+    0x0011-0x0017 leaves one turn later in PyBoy. The read lag alone does not reach
+    PyBoy's clock; with PyBoy's late VBlank lines (pyboy-vblank-ly-late-terminal) on top it
+    has PyBoy's state exactly, TIMA included (the timer shift keeps TIMA's count)."""
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+
+    def run(entries: list[allowlist.AllowlistEntry]) -> lockstep.LockstepResult:
+        return lockstep.run_lockstep(
+            path, frames=49, seed=0, resync=True, max_failures=50, allowlist=entries
+        )
+
+    result = run(list(allowlist.DEFAULT_ALLOWLIST))
+    at48 = [r for r in result.resyncs if r.frame == 48]
+    assert [(r.kind, r.name) for r in at48] == [("pyboy-deviation", READ_LAG)], result.summary()
+    assert "lines 144-153 4 T-cycles later still" in at48[0].detail
+    result = run(_without(READ_LAG))
+    at48 = [r for r in result.resyncs if r.frame == 48]
+    assert [(r.kind, r.name) for r in at48] == [("failure", "unexplained")], result.summary()
+
+
+def test_read_lag_proof_does_not_hide_a_cpu_fault() -> None:
+    """A broken CPU (ADC without the carry-in's half carry) is not explained away by
+    moving the PPU and timer: the proof is tried at the fault's frame and proves nothing."""
+    data, _, _ = rom()
+    expected = fault_frame(data)
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        data,
+        frames=expected + 2,
+        fault="adc_half_carry",
+        inputs={},
+        resync=True,
+        max_failures=5,
+        allowlist=_capturing(READ_LAG, seen),
+    )
+    assert [d.frame for d in result.failures][:1] == [expected], result.summary()
+    assert any(p.frame == expected for p, _ in seen)  # tried there ...
+    assert all(r.name != READ_LAG for r in result.resyncs)  # ... and proved nothing
+
+
+def test_timer_shift_aid_follows_the_state_layout(rom: bytes) -> None:
+    """``_test_shift_timer`` finds the timer section of a save state: a shift of 256
+    T-cycles makes DIV read one step less; a shift outside 0..=256 is refused."""
+    gb = emurust.GameBoy(rom)
+    gb.tick(3, render=False)
+    now, div = gb.cycles, gb.memory[0xFF04]
+    assert not gb._test_shift_timer(-4)
+    assert not gb._test_shift_timer(257)
+    assert gb.memory[0xFF04] == div
+    assert gb._test_shift_timer(256)
+    assert gb.memory[0xFF04] == (div - 1) & 0xFF
+    assert gb.cycles == now

@@ -1076,6 +1076,34 @@ impl PyGameBoy {
         }
     }
 
+    /// Test-only: makes the timer's system counter (DIV, and TIMA, the
+    /// serial clock and the APU's frame sequencer that hang off it) run
+    /// `delta` T-cycles late (0..=256), through a save state of this machine
+    /// with its timer caught up to the clock. False, the machine otherwise
+    /// unchanged, if the state's layout is not the one expected or a TIMA
+    /// overflow is pending. The lockstep harness's proof that PyBoy reads
+    /// the PPU and DIV 8 T-cycles late (emurust.verify.allowlist) uses it.
+    fn _test_shift_timer(&mut self, py: Python<'_>, delta: i64) -> PyResult<bool> {
+        // Bring the timer up to the clock first (its lazy catch-up, as any
+        // access would): the edit needs TIMA as of now.
+        let now = self.write(|gb| {
+            let now = gb.cycles();
+            let (core, _, _) = gb.parts_mut();
+            let irq = core.hw.timer.catch_up(now);
+            core.hw.intf |= irq;
+            now
+        })?;
+        let state = self.read(|gb| gb.save_state())?;
+        let Some(shifted) = testing::shift_timer(&state, delta, now) else {
+            return Ok(false);
+        };
+        self.core_mut()?.hooks.clear_stop(); // as load_state does
+        match self.write(|gb| gb.load_state(&shifted))? {
+            Ok(()) => Ok(true),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
     /// Test-only: sets the window's WY latch (LY met WY with LCDC.5 set in
     /// this frame), through a save state of this machine; returns the
     /// latch's value before, or None (the machine unchanged) if the state's

@@ -811,6 +811,132 @@ def _same_as_pyboy(point: Point, gb: GameBoy, lag: int) -> bool:
     return True
 
 
+#: How many T-cycles later than a DMG PyBoy 2.8.1's program sees the PPU and DIV, in a
+#: frame that is not the first after an LCD enable (pyboy-reads-8-cycles-late-terminal).
+PYBOY_READ_LAG = 8
+
+
+def _read_lag_replay(
+    gb: GameBoy, target: int, read_lag: int, vblank_lag: int = 0
+) -> tuple[GameBoy, int] | None:
+    """``gb`` (a scratch machine at the last matching point, LCD on) with its PPU's line
+    timing and its timer's system counter moved ``read_lag`` T-cycles late
+    (``GameBoy._test_shift_ppu``, ``GameBoy._test_shift_timer``), run by single steps to
+    ``target``, with the starts of lines 144-153 ``vblank_lag`` T-cycles later still
+    (:func:`_read_lag_vblank_replay`); with the number of line starts so delayed. None
+    when the LCD is off at any step (a switch-on restarts the PPU: the first frame after
+    it is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the
+    machine has no instruction boundary at ``target``."""
+    if not gb.memory[0xFF40] & 0x80:
+        return None
+    if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
+        return None
+    if vblank_lag:
+        delayed = _read_lag_vblank_replay(gb, target, vblank_lag)
+        return None if delayed is None else (gb, delayed)
+    while gb.cycles < target:
+        start = gb.cycles
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start or not gb.memory[0xFF40] & 0x80:
+            return None
+    return (gb, 0) if gb.cycles == target else None
+
+
+def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | None:
+    """Runs ``gb`` to ``target`` by single steps, re-running each step in which LY changes
+    to 144..153 with the PPU's line timing ``vblank_lag`` T-cycles later (put back once LY
+    has changed), as PyBoy advances LY with its mode-1 transition there
+    (pyboy-vblank-ly-late-terminal). Returns how many line starts were delayed; None if
+    the LCD is off after a step, ``gb`` has no instruction boundary at ``target`` or its
+    state cannot be edited."""
+    delayed = 0
+    late = False
+    while gb.cycles < target:
+        ly = gb.memory[0xFF44]
+        before = gb.save_state()
+        start = gb.cycles
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start or not gb.memory[0xFF40] & 0x80:
+            return None
+        ly1 = gb.memory[0xFF44]
+        if not late and ly1 != ly and 144 <= ly1 <= 153:
+            gb.load_state(before)
+            if not gb._test_shift_ppu(vblank_lag, start):
+                return None
+            late = True
+            delayed += 1
+            gb._step_to_cycle(start + 1)
+            ly1 = gb.memory[0xFF44]
+        if late and ly1 != ly:
+            if not gb._test_shift_ppu(-vblank_lag, gb.cycles):
+                return None
+            late = False
+    return delayed if gb.cycles == target else None
+
+
+def _read_lag_same(point: Point, gb: GameBoy, lag: int) -> bool:
+    """:func:`_same_as_pyboy` for a replay whose timer runs late: DIV may also read one
+    step less than PyBoy's (the late counter has not reached PyBoy's next DIV step); 4
+    T-cycles before PyBoy's clock only DIV and TIMA are left out, not IF."""
+    assert point.pyboy_diffs is not None
+    sp = point.pyboy_registers["sp"]
+    masked = {(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in point.masked}
+    for d in point.pyboy_diffs(gb):
+        if (d["region"], d["addr"], d["emurust"], d["pyboy"]) in masked:
+            continue
+        if d["region"] == "io" and d["addr"] in (0xFF41, 0xFF44):
+            continue
+        if d["region"] == "io" and lag and d["addr"] in (0xFF04, 0xFF05):
+            continue  # the counters; IF must agree (an interrupt flag is a program input)
+        div_step = (int(d["pyboy"]) - int(d["emurust"])) & 0xFF == 1
+        if d["region"] == "io" and d["addr"] == 0xFF04 and div_step:
+            continue
+        if _dead_stack(d, sp):
+            continue
+        return False
+    return True
+
+
+def _read_lag_proof(point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_LAG) -> str | None:
+    regions = {str(d["region"]) for d in diffs}
+    if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
+        return None
+    if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
+        return None
+    # The read lag alone, then with PyBoy's late VBlank lines (pyboy-vblank-ly-late-terminal)
+    # on top; at PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an
+    # interrupt 4 T-cycles late (pyboy-late-interrupt-4-cycles).
+    for vblank_lag in (0, 4):
+        for lag in (0, 4):
+            if lag and not _serviced_interrupt(point):
+                continue
+            target = point.pyboy_cycles - lag
+            replay = _read_lag_replay(point.emurust_start(), target, read_lag, vblank_lag)
+            if replay is None or (vblank_lag and not replay[1]):
+                continue
+            if not _read_lag_same(point, replay[0], lag):
+                continue
+            when = (
+                f"PyBoy's clock {point.pyboy_cycles}"
+                if not lag
+                else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
+                f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
+            )
+            vblank = (
+                f" and the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
+                f"pyboy-vblank-ly-late-terminal ({replay[1]} of them delayed so),"
+                if vblank_lag
+                else ""
+            )
+            return (
+                f"emurust re-run from the last matching point with its PPU and its timer's "
+                f"system counter {read_lag} T-cycles late, as PyBoy's program sees them,"
+                f"{vblank} reaches PyBoy's state at {when}: registers, VRAM, OAM and memory "
+                f"equal (stack bytes below SP and LY/STAT aside, DIV one step behind at most)"
+            )
+    return None
+
+
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     if not point.boot_rom_mapped:
         return []
@@ -1112,6 +1238,49 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_never,
         prove=_vblank_late_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-reads-8-cycles-late-terminal",
+        masks=(
+            "nothing: a terminal entry, tried after the other terminal entries. The run "
+            "stops (status allowlisted) when the only differences are registers, the clock, "
+            "memory and I/O, and emurust re-run from the last matching point, its LCD on "
+            "at every step, with "
+            "its PPU's line timing and its timer's system counter moved 8 T-cycles late "
+            "(GameBoy._test_shift_ppu, GameBoy._test_shift_timer), and failing that with the "
+            "starts of lines 144-153 (LY changes to 144..153) 4 T-cycles later still, at "
+            "least one of them delayed so (as pyboy-vblank-ly-late-terminal), reaches "
+            "PyBoy's state at "
+            "PyBoy's clock exactly (or 4 T-cycles before it when emurust's traced frame "
+            "serviced an interrupt: pyboy-late-interrupt-4-cycles; then DIV and TIMA are not "
+            "compared): registers, WRAM, HRAM, VRAM, OAM and I/O registers equal, except "
+            "differences that emurust itself has there and an allowlist entry masked, LY "
+            "and STAT (the shifted line position), DIV one step below PyBoy's (the shifted "
+            "counter), and WRAM/HRAM bytes up to 32 below SP (dead stack)"
+        ),
+        evidence=(
+            "PyBoy 2.8.1 reads I/O registers early in an instruction (pyboy/core/"
+            "opcodes.py): ldh a,(n) after 4 T-cycles (LDH_F0 adds 4 and reads), ld a,(nn) "
+            "after 8, ld a,(c) at once, where the DMG reads in the instruction's last "
+            "M-cycle: 8 T-cycles before the point where emurust samples the PPU and DIV "
+            "(the end of that M-cycle; 4 for ld a,(hl), which this entry does not model). "
+            "From the second frame after an LCD enable PyBoy's PPU and its timer's counter "
+            "run at emurust's clock (a resync reproduces emurust's own line start and "
+            "counter), so PyBoy's program sees STAT, LY and DIV as a DMG does 8 T-cycles "
+            "later; in the first frame PyBoy's lines start 4 T-cycles early, which leaves "
+            "the 4 T-cycles of "
+            "pyboy-lcd-enable-4-cycles-terminal. emurust reads what a DMG reads: "
+            "gbmicrotest poweron_stat_*, poweron_ly_* and poweron_div_* (STAT, LY and DIV "
+            "read at exact cycles in the frames after the boot ROM's LCD enable), "
+            "div_inc_timing_a/b and lcdon_to_stat0_a-d, verified on a DMG: emurust passes "
+            "all. Seen in 2048 (seed 0, frames 7, 198, 368, 984: a STAT-polled VRAM copy "
+            "leaves its poll one turn later in PyBoy, and the DIV-seeded random number "
+            "differs), ucity (frame 15) and Pandora's Blocks (seed 0, 14 frames from 48 "
+            "to 151: its wait loop at 0x0011-0x0017 leaves one turn later in PyBoy, "
+            "with the late VBlank lines)"
+        ),
+        rule=_never,
+        prove=_read_lag_proof,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""

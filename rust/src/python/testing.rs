@@ -68,3 +68,53 @@ pub(crate) fn set_wy_latch(state: &[u8], latched: bool) -> Option<(Vec<u8>, bool
     out[off] = u8::from(latched);
     Some((reseal(&out).ok()?, before))
 }
+
+/// The timer section of a save state (`Timer::save` in rust/src/timer.rs):
+/// the "TIMR" tag and a u32 length, then the u64 offset of the system
+/// counter (`counter(t) = t + offset`), the u64 catch-up clock, TIMA, TMA,
+/// TAC, the reload state and its u64 clock.
+const TIMER_TAG: &[u8; 4] = b"TIMR";
+const TIMER_SECTION_LEN: usize = 8 + 8 + 3 + 1 + 8;
+
+/// `state` (sealed save-state bytes, its timer caught up to `now`) with the
+/// timer's system counter (DIV and what hangs off it) running `delta`
+/// T-cycles late, sealed again. TIMA would count again the increments of
+/// the counter values it goes through a second time: they are taken off
+/// it. None if the state has no timer section of the expected length, the
+/// timer is not caught up to `now`, `delta` is not in 0..=256, or a TIMA
+/// overflow is pending or would be undone.
+pub(crate) fn shift_timer(state: &[u8], delta: i64, now: u64) -> Option<Vec<u8>> {
+    let body = &state[..state.len().checked_sub(CHECKSUM_LEN)?];
+    let mut from = 0;
+    let off = loop {
+        let at = from + body[from..].windows(4).position(|w| w == TIMER_TAG)?;
+        from = at + 1;
+        let len = body.get(at + 4..at + 8)?;
+        if u32::from_le_bytes(len.try_into().ok()?) as usize == TIMER_SECTION_LEN
+            && body.len() >= at + 8 + TIMER_SECTION_LEN
+        {
+            break at + 8;
+        }
+    };
+    let u64_at = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(body.get(at..at + 8)?.try_into().ok()?))
+    };
+    let (offset, last) = (u64_at(off)?, u64_at(off + 8)?);
+    let (tima, tac, pending) = (body[off + 16], body[off + 18], body[off + 19]);
+    if last != now || pending != 0 || !(0..=256).contains(&delta) {
+        return None;
+    }
+    // Falling edges of the selected counter bit in (counter - delta, counter].
+    let counter = now.wrapping_add(offset);
+    let repeats = if tac & 0x04 != 0 {
+        let period = [1024u64, 16, 64, 256][(tac & 3) as usize];
+        // Periods divide 2^64: the wrapped difference of the quotients counts.
+        (counter / period).wrapping_sub(counter.wrapping_sub(delta as u64) / period)
+    } else {
+        0
+    };
+    let mut out = state.to_vec();
+    out[off..off + 8].copy_from_slice(&offset.wrapping_sub(delta as u64).to_le_bytes());
+    out[off + 16] = tima.checked_sub(u8::try_from(repeats).ok()?)?;
+    reseal(&out).ok()
+}
