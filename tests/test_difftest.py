@@ -633,6 +633,51 @@ def test_vblank_ly_late_proof_pandoras_blocks(shared_roms: Path) -> None:
     assert [(r.kind, r.name) for r in at47] == [("failure", "unexplained")], result.summary()
 
 
+VBLANK_EARLY = "pyboy-lcd-enable-vblank-early-terminal"
+
+
+def test_first_vblank_early_proof_libbet(
+    shared_roms: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libbet (seed 0, resynchronizing) switches the LCD on in frame 450 and halts until
+    VBlank: PyBoy starts line 144 of that first frame 4 T-cycles early, so its VBlank
+    handler and the rest of the frame run 4 T-cycles ahead of emurust (only the clock
+    differs at the frame end). emurust re-run with that line start 4 T-cycles early has
+    PyBoy's state exactly; without the move it does not."""
+    path = _rom(shared_roms, "homebrew", "libbet", "libbet.gb")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        path, frames=451, resync=True, max_failures=50, allowlist=_capturing(VBLANK_EARLY, seen)
+    )
+    at450 = [r for r in result.resyncs if r.frame == 450]
+    assert [(r.kind, r.name) for r in at450] == [("pyboy-deviation", VBLANK_EARLY)], (
+        result.summary()
+    )
+    assert "line 144 of the first frame after its LCD enable" in at450[0].detail
+    point, diffs = next((p, d) for p, d in seen if p.frame == 450)
+    assert {d["region"] for d in diffs} == {"clock"}
+    # The late-line proofs (tried first) do not explain it.
+    assert allowlist._lcd_enable_late_proof(point, diffs) is None
+    assert allowlist._vblank_late_proof(point, diffs) is None
+    assert allowlist._first_vblank_early_proof(point, diffs) is not None
+    # The move is what reaches PyBoy's state: the same re-run without it does not.
+    with monkeypatch.context() as m:
+        m.setattr(allowlist, "_FIRST_VBLANK_EARLY", 0)
+        assert allowlist._first_vblank_early_proof(point, diffs) is None
+    # Strict: a memory difference the re-run does not reproduce is not proven.
+    wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
+    real = point.pyboy_diffs
+    assert real is not None
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert allowlist._first_vblank_early_proof(point, diffs) is None
+    # Without the entry the same frame is a failure.
+    result = lockstep.run_lockstep(
+        path, frames=451, resync=True, max_failures=50, allowlist=_without(VBLANK_EARLY)
+    )
+    at450 = [r for r in result.resyncs if r.frame == 450]
+    assert [(r.kind, r.name) for r in at450] == [("failure", "unexplained")], result.summary()
+
+
 def _p1_point(trace: list[dict[str, object]], *, carried: bool = False) -> allowlist.Point:
     blank = np.zeros((144, 160), np.uint8)
     regs = dict.fromkeys(allowlist.REGISTERS, 0)

@@ -783,6 +783,85 @@ def _late_replay_proof(
     return None
 
 
+# T-cycles by which PyBoy 2.8.1 starts line 144 (and the VBlank interrupt) too early in the
+# first frame after an LCD enable (pyboy-lcd-enable-vblank-early-terminal).
+_FIRST_VBLANK_EARLY = 4
+
+
+def _first_vblank_early_replay(gb: GameBoy, target: int) -> tuple[GameBoy, int] | None:
+    """Runs ``gb`` to ``target`` with line 144 of the first frame after an LCD enable (an
+    enable that happens during the run) starting :data:`_FIRST_VBLANK_EARLY` T-cycles
+    early, as PyBoy's does: when a step (instruction, interrupt dispatch or halted step)
+    shows LY change from 143 to 144 in that frame, the step before it is re-run with the
+    PPU's line timing moved that much earlier (``GameBoy._test_shift_ppu``), and the timing
+    stays moved for the rest of that frame's VBlank (lines 144-153, put back when line 0 of
+    the next frame starts). Returns the machine at ``target`` and the clock of the step
+    from which the timing was moved; None if no such line 144 start comes before
+    ``target``, if the LCD goes off after it, if the machine has no instruction boundary at
+    ``target`` or its state cannot be edited."""
+    fresh = False  # the LCD was switched on during the run; line 144 has not started since
+    moved: int | None = None
+    in_vblank = False  # the moved line 144 has started (STAT mode 1)
+    back = False  # the timing was put back when the next frame started
+    prev: tuple[bytes, int] | None = None
+    while gb.cycles < target:
+        lcd_on, ly = gb.memory[0xFF40] & 0x80, gb.memory[0xFF44]
+        before, start = gb.save_state(), gb.cycles
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start:
+            return None
+        now_on, ly1 = gb.memory[0xFF40] & 0x80, gb.memory[0xFF44]
+        if back:
+            pass
+        elif moved is not None:
+            if not now_on:
+                return None
+            if gb.memory[0xFF41] & 3 == 1:
+                in_vblank = True
+            elif in_vblank:
+                # Line 0 of the next frame has started: PyBoy's early VBlank is over.
+                if not gb._test_shift_ppu(_FIRST_VBLANK_EARLY, gb.cycles):
+                    return None
+                back = True
+        elif now_on and not lcd_on:
+            fresh = True
+        elif not now_on:
+            fresh = False
+        elif fresh and ly == 143 and ly1 == 144:
+            if prev is None:
+                return None
+            state, at = prev
+            gb.load_state(state)
+            if not gb._test_shift_ppu(-_FIRST_VBLANK_EARLY, at):
+                return None
+            moved, fresh = at, False
+        prev = (before, start)
+    if moved is None or gb.cycles != target:
+        return None
+    return gb, moved
+
+
+def _first_vblank_early_proof(point: Point, diffs: list[Diff]) -> str | None:
+    regions = {str(d["region"]) for d in diffs}
+    if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
+        return None
+    if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
+        return None
+    replay = _first_vblank_early_replay(point.emurust_start(), point.pyboy_cycles)
+    if replay is None:
+        return None
+    gb, moved = replay
+    if not _same_as_pyboy(point, gb, 0):
+        return None
+    return (
+        f"emurust re-run from the last matching point with line 144 of the first frame "
+        f"after its LCD enable starting {_FIRST_VBLANK_EARLY} T-cycles early, as PyBoy's "
+        f"(the line timing moved from the step at cycle {moved} to the end of VBlank), "
+        f"reaches PyBoy's state at PyBoy's clock {point.pyboy_cycles}: registers, VRAM, "
+        f"OAM and memory equal (stack bytes below SP and LY/STAT aside)"
+    )
+
+
 def _serviced_interrupt(point: Point) -> bool:
     """Whether emurust serviced an interrupt in the compared frame (traced re-run)."""
     trace = point.frame_trace() if point.frame_trace is not None else []
@@ -1281,6 +1360,35 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_never,
         prove=_read_lag_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-lcd-enable-vblank-early-terminal",
+        masks=(
+            "nothing: a terminal entry, tried after the other late-line entries. The run "
+            "stops (status allowlisted) when the only differences are registers, the "
+            "clock, memory and I/O, the LCD was switched on in the compared frame, and "
+            "emurust re-run from the last matching point with line 144 of that first frame "
+            "(LY 143 -> 144, STAT mode 1, the VBlank interrupt) starting 4 T-cycles early "
+            "(the step before the one where LY changed to 144 re-run with the PPU's line "
+            "timing 4 T-cycles earlier, kept so until the end of that VBlank) reaches PyBoy's "
+            "clock exactly with its registers, WRAM, HRAM, VRAM, OAM and I/O registers "
+            "equal to PyBoy's, except differences that emurust itself has there and an "
+            "allowlist entry masked, LY and STAT, and WRAM/HRAM bytes up to 32 below SP"
+        ),
+        evidence=(
+            "In the first frame after an LCD enable PyBoy 2.8.1 stays in mode 0 of line 143 "
+            "for 200 T-cycles instead of its usual 204 (pyboy/core/lcd.py, LCD.tick: "
+            "first_frame), so line 144 and its VBlank interrupt come 4 T-cycles earlier "
+            "than in its later frames and than on a DMG: gbmicrotest "
+            "lcdon_halt_to_vblank_int_b and lcdon_nops_to_vblank_int_b (LCD on, then the "
+            "VBlank interrupt from HALT or from a NOP sled, timed with DIV), verified on a "
+            "DMG: emurust passes both, PyBoy fails both (and passes the _a variants, one "
+            "M-cycle earlier). Seen in libbet (seed 0, frame 450): halted from line 16, the "
+            "game's VBlank handler starts 4 T-cycles earlier in PyBoy and the whole frame "
+            "then runs 4 T-cycles ahead of emurust"
+        ),
+        rule=_never,
+        prove=_first_vblank_early_proof,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""
