@@ -678,6 +678,58 @@ def test_first_vblank_early_proof_libbet(
     assert [(r.kind, r.name) for r in at450] == [("failure", "unexplained")], result.summary()
 
 
+EI_HALT = "pyboy-ei-halt-returns-to-halt-terminal"
+
+
+def test_ei_halt_proof_tobu(shared_roms: Path) -> None:
+    """Tobu Tobu Girl waits for VBlank with 'ei; halt' at 0x34C3 (no interrupt pending).
+    In frame 965 (seed 0, resynchronizing) PyBoy's VBlank handler returns to the HALT,
+    which sleeps to the frame end, while emurust returns past it and the game runs on.
+    emurust re-run with that dispatch's return address set to the HALT has PyBoy's
+    state."""
+    path = _rom(shared_roms, "homebrew", "tobutobugirl", "tobu.gb")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        path, frames=966, resync=True, max_failures=50, allowlist=_capturing(EI_HALT, seen)
+    )
+    at965 = [r for r in result.resyncs if r.frame == 965]
+    assert [(r.kind, r.name) for r in at965] == [("pyboy-deviation", EI_HALT)], result.summary()
+    assert "1 interrupt dispatch(es)" in at965[0].detail
+    point, diffs = next((p, d) for p, d in seen if p.frame == 965)
+    assert point.pyboy_registers["pc"] == 0x34C4
+    assert point.pyboy_opcode == 0x76
+    assert allowlist._ei_halt_proof(point, diffs) is not None
+    # Strict: a memory difference the re-run does not reproduce is not proven.
+    wrong: allowlist.Diff = {"region": "hram", "addr": 0xFF90, "emurust": 0, "pyboy": 1}
+    real = point.pyboy_diffs
+    assert real is not None
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert allowlist._ei_halt_proof(point, diffs) is None
+    # Without the entry the same frame is a failure.
+    result = lockstep.run_lockstep(
+        path, frames=966, resync=True, max_failures=50, allowlist=_without(EI_HALT)
+    )
+    at965 = [r for r in result.resyncs if r.frame == 965]
+    assert [(r.kind, r.name) for r in at965] == [("failure", "unexplained")], result.summary()
+
+
+@pytest.mark.parametrize(("wait", "rewritten"), [(b"\xfb\x76", True), (b"\xfb\x00\x76", False)])
+def test_ei_halt_replay_rewrites_only_a_halt_right_after_ei(wait: bytes, rewritten: bool) -> None:
+    """A loop waiting for VBlank with 'ei; halt' (IE = VBlank, nothing pending at the
+    HALT): every VBlank dispatch of the re-run returns to the HALT. With a NOP between EI
+    and HALT nothing is rewritten and the re-run proves nothing."""
+    # ld a,1; ldh (IE),a; xor a; ldh (IF),a; loop: <wait>; nop; jr loop
+    program = b"\x3e\x01\xe0\xff\xaf\xe0\x0f" + wait + b"\x00"
+    program += bytes([0x18, (-(len(wait) + 3)) & 0xFF])
+    gb = emurust.GameBoy(build_rom(program, vectors={0x40: b"\xd9"}))
+    replay = allowlist._ei_halt_replay(gb, gb.cycles + 3 * 70224)
+    assert (replay is not None) == rewritten
+    if replay is not None:
+        assert replay[1] >= 2
+        # Each VBlank returned to the HALT: it halted again with PC past it.
+        assert replay[0].registers["pc"] == 0x0150 + 7 + 2
+
+
 def _p1_point(trace: list[dict[str, object]], *, carried: bool = False) -> allowlist.Point:
     blank = np.zeros((144, 160), np.uint8)
     regs = dict.fromkeys(allowlist.REGISTERS, 0)

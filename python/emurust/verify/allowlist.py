@@ -12,7 +12,7 @@ a run are listed in :attr:`emurust.verify.lockstep.LockstepResult.allowlisted`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
@@ -862,6 +862,86 @@ def _first_vblank_early_proof(point: Point, diffs: list[Diff]) -> str | None:
     )
 
 
+_INTERRUPT_VECTORS = frozenset({0x40, 0x48, 0x50, 0x58, 0x60})
+
+
+def _ei_halt_replay(gb: GameBoy, target: int) -> tuple[GameBoy, int] | None:
+    """Runs ``gb`` to ``target`` as PyBoy 2.8.1 runs a HALT that directly follows EI while
+    no enabled interrupt is pending (IE & IF = 0 as the HALT executes): the interrupt that
+    ends the HALT is dispatched, but with the HALT's own address as the return address
+    (PyBoy's CPU.check_interrupts does not step PC past a HALT run in EI's delay slot), so
+    the handler's RETI comes back to the HALT, which halts again. Each such dispatch is
+    re-written here: the pushed return address (the byte after the HALT) is set to the
+    HALT's address. Returns the machine at ``target`` and the number of dispatches
+    re-written; None if there is none, or the machine has no instruction boundary at
+    ``target``."""
+    rewritten = 0
+    halt: tuple[int, int] | None = None  # (HALT's address, SP) while waiting after EI; HALT
+    after_ei = False
+    while gb.cycles < target:
+        regs = gb.registers
+        pc, sp = regs["pc"], regs["sp"]
+        opcode = gb.memory[pc]
+        pending = gb.memory[0xFF0F] & gb.memory[0xFFFF] & 0x1F
+        start = gb.cycles
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start:
+            return None
+        now = gb.registers
+        if halt is not None:
+            at, halt_sp = halt
+            if now["pc"] in _INTERRUPT_VECTORS and now["sp"] == (halt_sp - 2) & 0xFFFF:
+                ret = gb.memory[now["sp"]] | gb.memory[(now["sp"] + 1) & 0xFFFF] << 8
+                if ret == (at + 1) & 0xFFFF:
+                    gb.memory[now["sp"]] = at & 0xFF
+                    gb.memory[(now["sp"] + 1) & 0xFFFF] = at >> 8
+                    rewritten += 1
+                halt = None
+            elif now["pc"] != (at + 1) & 0xFFFF or now["sp"] != halt_sp:
+                halt = None
+        elif after_ei and opcode == 0x76 and not pending and now["pc"] == (pc + 1) & 0xFFFF:
+            halt = (pc, sp)
+        after_ei = opcode == 0xFB and now["pc"] == (pc + 1) & 0xFFFF
+    if not rewritten or gb.cycles != target:
+        return None
+    return gb, rewritten
+
+
+def _ei_halt_proof(point: Point, diffs: list[Diff]) -> str | None:
+    regions = {str(d["region"]) for d in diffs}
+    if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
+        return None
+    if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
+        return None
+    real = point.pyboy_diffs
+    pb_pc = point.pyboy_registers["pc"]
+
+    def halted_pc(d: Diff) -> bool:
+        # PyBoy keeps PC on a HALT while halted, emurust past it (pyboy-halt-pc).
+        return (
+            d["region"] == "registers"
+            and d["addr"] == "pc"
+            and point.pyboy_opcode == 0x76
+            and d["pyboy"] == pb_pc
+            and d["emurust"] == (pb_pc + 1) & 0xFFFF
+        )
+
+    seen = replace(point, pyboy_diffs=lambda gb: [d for d in real(gb) if not halted_pc(d)])
+    replay = _ei_halt_replay(point.emurust_start(), point.pyboy_cycles)
+    if replay is None:
+        return None
+    gb, rewritten = replay
+    if not _same_as_pyboy(seen, gb, 0):
+        return None
+    return (
+        f"emurust re-run from the last matching point with the return address of "
+        f"{rewritten} interrupt dispatch(es) that ended a HALT run right after EI (no "
+        f"enabled interrupt pending at the HALT) set to the HALT itself, as PyBoy's, "
+        f"reaches PyBoy's state at PyBoy's clock {point.pyboy_cycles}: registers, VRAM, OAM "
+        f"and memory equal (stack bytes below SP, LY/STAT and PyBoy's PC on the HALT aside)"
+    )
+
+
 def _serviced_interrupt(point: Point) -> bool:
     """Whether emurust serviced an interrupt in the compared frame (traced re-run)."""
     trace = point.frame_trace() if point.frame_trace is not None else []
@@ -1389,6 +1469,38 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_never,
         prove=_first_vblank_early_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-ei-halt-returns-to-halt-terminal",
+        masks=(
+            "nothing: a terminal entry. The run stops (status allowlisted) when the only "
+            "differences are registers, the clock, memory and I/O, and emurust re-run from "
+            "the last matching point with the return address of every interrupt dispatch "
+            "that ends a HALT executed directly after EI while IE & IF was 0 set to the "
+            "HALT's own address (so the handler's RETI comes back to the HALT, which halts "
+            "again), at least one such dispatch, reaches PyBoy's clock exactly with its "
+            "registers, WRAM, HRAM, VRAM, OAM and I/O registers equal to PyBoy's, "
+            "except differences that emurust itself has there and an allowlist entry "
+            "masked, LY and STAT, WRAM/HRAM bytes up to 32 below SP, and PyBoy's PC on a "
+            "HALT where emurust's is past it (pyboy-halt-pc)"
+        ),
+        evidence=(
+            "Pan Docs 'halt' ('halt bug'): the HALT after EI returns to itself only when "
+            "an interrupt is pending as it executes ([IE] & [IF] != 0); otherwise the CPU "
+            "halts, IME is set, and the interrupt that wakes it returns after the HALT, as "
+            "on any HALT with IME = 1. PyBoy 2.8.1 marks every HALT run in EI's delay slot "
+            "(pyboy/core/opcodes.py HALT_76: halted_during_ei), pending interrupt or not, "
+            "and then does not step PC past it when an interrupt wakes it "
+            "(pyboy/core/cpu.py, CPU.check_interrupts), so the common 'ei; halt' wait "
+            "takes a second interrupt. No test ROM in the shared set isolates it: 30 of "
+            "them (mooneye, gbmicrotest, gambatte halt and irq_precedence) run such a "
+            "HALT in PyBoy, with the same verdict either way (their handlers do not "
+            "return, or another interrupt follows at once). Seen in Tobu Tobu Girl (seed "
+            "0, frame 965: its VBlank handler returns to the HALT at 0x34C4 and PyBoy "
+            "sleeps to the frame end while the game runs on in emurust)"
+        ),
+        rule=_never,
+        prove=_ei_halt_proof,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""
