@@ -841,6 +841,22 @@ def _first_vblank_early_replay(gb: GameBoy, target: int) -> tuple[GameBoy, int] 
     return gb, moved
 
 
+def _exactly_pyboy(point: Point, gb: GameBoy, *, lag: bool) -> bool:
+    """Whether ``gb`` has PyBoy's state at this point: registers, WRAM, HRAM, VRAM, OAM and
+    the compared I/O registers, except differences that emurust itself has here and an
+    allowlist entry masked and LY/STAT; with ``lag`` (``gb`` at another clock) the I/O
+    registers that count time are left out too. No dead stack bytes are let through."""
+    assert point.pyboy_diffs is not None
+    masked = {(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in point.masked}
+    for d in point.pyboy_diffs(gb):
+        if (d["region"], d["addr"], d["emurust"], d["pyboy"]) in masked:
+            continue
+        if d["region"] == "io" and d["addr"] in (TIME_DRIVEN_IO if lag else (0xFF41, 0xFF44)):
+            continue
+        return False
+    return True
+
+
 def _first_vblank_early_proof(point: Point, diffs: list[Diff]) -> str | None:
     regions = {str(d["region"]) for d in diffs}
     if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
@@ -851,14 +867,21 @@ def _first_vblank_early_proof(point: Point, diffs: list[Diff]) -> str | None:
     if replay is None:
         return None
     gb, moved = replay
-    if not _same_as_pyboy(point, gb, 0):
+    # Exactly PyBoy's state: unlike the late-line proofs, no dead stack bytes are let
+    # through (a frame whose code ran differently earlier can end with only those).
+    if not _exactly_pyboy(point, gb, lag=False):
+        return None
+    # And the deviation is the only one: emurust as it ran (nothing moved) has PyBoy's
+    # state 4 T-cycles after PyBoy's clock, i.e. it ran the same code, just that late.
+    plain = None if point.emurust_at is None else point.emurust_at(point.pyboy_cycles + 4)
+    if plain is None or not _exactly_pyboy(point, plain, lag=True):
         return None
     return (
         f"emurust re-run from the last matching point with line 144 of the first frame "
         f"after its LCD enable starting {_FIRST_VBLANK_EARLY} T-cycles early, as PyBoy's "
         f"(the line timing moved from the step at cycle {moved} to the end of VBlank), "
         f"reaches PyBoy's state at PyBoy's clock {point.pyboy_cycles}: registers, VRAM, "
-        f"OAM and memory equal (stack bytes below SP and LY/STAT aside)"
+        f"OAM, memory and I/O equal (LY/STAT aside)"
     )
 
 
@@ -931,14 +954,14 @@ def _ei_halt_proof(point: Point, diffs: list[Diff]) -> str | None:
     if replay is None:
         return None
     gb, rewritten = replay
-    if not _same_as_pyboy(seen, gb, 0):
+    if not _exactly_pyboy(seen, gb, lag=False):
         return None
     return (
         f"emurust re-run from the last matching point with the return address of "
         f"{rewritten} interrupt dispatch(es) that ended a HALT run right after EI (no "
         f"enabled interrupt pending at the HALT) set to the HALT itself, as PyBoy's, "
         f"reaches PyBoy's state at PyBoy's clock {point.pyboy_cycles}: registers, VRAM, OAM "
-        f"and memory equal (stack bytes below SP, LY/STAT and PyBoy's PC on the HALT aside)"
+        f"and memory equal (LY/STAT and PyBoy's PC on the HALT aside)"
     )
 
 
@@ -1453,7 +1476,10 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "timing 4 T-cycles earlier, kept so until the end of that VBlank) reaches PyBoy's "
             "clock exactly with its registers, WRAM, HRAM, VRAM, OAM and I/O registers "
             "equal to PyBoy's, except differences that emurust itself has there and an "
-            "allowlist entry masked, LY and STAT, and WRAM/HRAM bytes up to 32 below SP"
+            "allowlist entry masked, and LY and STAT (no dead stack bytes: a frame whose "
+            "code ran differently earlier can end with only those); and emurust as it ran "
+            "(nothing moved) has that same state 4 T-cycles after PyBoy's clock (DIV, TIMA, "
+            "IF, STAT and LY aside): the same code, only 4 T-cycles later"
         ),
         evidence=(
             "In the first frame after an LCD enable PyBoy 2.8.1 stays in mode 0 of line 143 "
@@ -1481,8 +1507,8 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "again), at least one such dispatch, reaches PyBoy's clock exactly with its "
             "registers, WRAM, HRAM, VRAM, OAM and I/O registers equal to PyBoy's, "
             "except differences that emurust itself has there and an allowlist entry "
-            "masked, LY and STAT, WRAM/HRAM bytes up to 32 below SP, and PyBoy's PC on a "
-            "HALT where emurust's is past it (pyboy-halt-pc)"
+            "masked, LY and STAT, and PyBoy's PC on a HALT where emurust's is past it "
+            "(pyboy-halt-pc)"
         ),
         evidence=(
             "Pan Docs 'halt' ('halt bug'): the HALT after EI returns to itself only when "
