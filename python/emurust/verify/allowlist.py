@@ -1376,9 +1376,9 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         evidence=(
             "PyBoy 2.8.1's program reads the PPU 8 T-cycles early "
             "(pyboy-reads-8-cycles-late-terminal's evidence), but it services the PPU's "
-            "interrupts only 4 T-cycles late (pyboy-late-interrupt-4-cycles: its CPU "
-            "checks IF after the instruction whose cycles brought the request, "
-            "pyboy/core/cpu.py): with the whole PPU 8 T-cycles late a re-run takes the "
+            "interrupts only 4 T-cycles late (pyboy-late-interrupt-4-cycles; its CPU "
+            "checks IF at the start of CPU.tick, pyboy/core/cpu.py, after the instruction "
+            "in which the request fell): with the whole PPU 8 T-cycles late a re-run takes the "
             "VBlank interrupt one 4-cycle instruction after PyBoy does. emurust's "
             "interrupt timing is a DMG's: Mooneye acceptance/intr_timing, "
             "di_timing-GS, halt_ime0_nointr_timing, halt_ime1_timing2-GS, ppu/intr_2_* and "
