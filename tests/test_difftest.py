@@ -926,6 +926,76 @@ def test_read_lag_proof_does_not_hide_a_cpu_fault() -> None:
     assert all(r.name != READ_LAG for r in result.resyncs)  # ... and proved nothing
 
 
+READ_LAG_IRQ = "pyboy-reads-8-cycles-late-irq-4-terminal"
+
+
+def test_reads_8_cycles_late_irq_4_proof_2048(shared_roms: Path) -> None:
+    """2048 (seed 0, resynchronizing) at frame 365: PyBoy takes VBlank after ld l,c at
+    0x05AD; emurust with its whole PPU 8 T-cycles late takes it one instruction later
+    (after ld h,b), pushes another H to 0xDFEB, and the function at 0x05E7 then allocates
+    that byte as a local: the 8-cycle re-run is off by that one byte. With the PPU's
+    interrupts served 4 T-cycles late (as PyBoy services them) and its reads 8 late, the
+    re-run has PyBoy's state exactly."""
+    path = _rom(shared_roms, "homebrew", "2048", "2048.gb")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+
+    def run(entries: list[allowlist.AllowlistEntry]) -> lockstep.LockstepResult:
+        return lockstep.run_lockstep(
+            path, frames=366, seed=0, resync=True, max_failures=50, allowlist=entries
+        )
+
+    result = run(_capturing(READ_LAG_IRQ, seen))
+    at365 = [r for r in result.resyncs if r.frame == 365]
+    assert [(r.kind, r.name) for r in at365] == [("pyboy-deviation", READ_LAG_IRQ)], (
+        result.summary()
+    )
+    assert "1 dispatch(es) so moved" in at365[0].detail
+    assert not result.failures, result.summary()
+    point, diffs = next((p, d) for p, d in seen if p.frame == 365)
+    assert {d["region"] for d in diffs} == {"registers", "wram"}
+    # The 8-cycle re-run alone leaves the stack byte; moving the dispatch fixes exactly it.
+    assert allowlist._read_lag_proof(point, diffs) is None
+    assert allowlist._read_lag_irq_proof(point, diffs, read_lag=4) is None
+    assert point.emurust_start is not None
+    assert point.pyboy_diffs is not None
+    replay = allowlist._read_lag_replay(point.emurust_start(), point.pyboy_cycles, 8)
+    assert replay is not None
+    left = point.pyboy_diffs(replay[0])
+    assert [(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in left] == [
+        ("wram", 0xDFEB, 5, 1)
+    ]
+    assert allowlist._read_lag_irq_proof(point, diffs) is not None
+    # Strict: a memory difference the re-run does not reproduce is not proven.
+    wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
+    real = point.pyboy_diffs
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert allowlist._read_lag_irq_proof(point, diffs) is None
+    # Without the entry the same frame is a failure.
+    result = run(_without(READ_LAG_IRQ))
+    at365 = [r for r in result.resyncs if r.frame == 365]
+    assert [(r.kind, r.name) for r in at365] == [("failure", "unexplained")], result.summary()
+
+
+def test_read_lag_irq_proof_does_not_hide_a_cpu_fault() -> None:
+    """A broken CPU (ADC without the carry-in's half carry) is not explained away by
+    moving the PPU, the timer and the PPU's interrupt dispatches."""
+    data, _, _ = rom()
+    expected = fault_frame(data)
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        data,
+        frames=expected + 2,
+        fault="adc_half_carry",
+        inputs={},
+        resync=True,
+        max_failures=5,
+        allowlist=_capturing(READ_LAG_IRQ, seen),
+    )
+    assert [d.frame for d in result.failures][:1] == [expected], result.summary()
+    assert any(p.frame == expected for p, _ in seen)
+    assert all(r.name != READ_LAG_IRQ for r in result.resyncs)
+
+
 def test_timer_shift_aid_follows_the_state_layout(rom: bytes) -> None:
     """``_test_shift_timer`` finds the timer section of a save state: a shift of 256
     T-cycles makes DIV read one step less; a shift outside 0..=256 is refused."""

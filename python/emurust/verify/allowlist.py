@@ -1119,6 +1119,79 @@ def _read_lag_proof(point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_
     return None
 
 
+def _read_lag_irq_replay(
+    gb: GameBoy, probe: GameBoy, target: int, read_lag: int, irq_lead: int
+) -> tuple[GameBoy, int] | None:
+    """:func:`_read_lag_replay` (no late VBlank lines) with the PPU's interrupt requests
+    served as if made ``irq_lead`` T-cycles before the late PPU makes them: before each
+    step the scratch machine ``probe`` is loaded with ``gb``'s state, its PPU moved
+    ``irq_lead`` T-cycles back (``read_lag - irq_lead`` late), and both are stepped; when
+    the probe's step dispatched the VBlank or STAT interrupt (its PC is now 0x0040 or
+    0x0048) and ``gb``'s did not, ``gb`` takes the probe's state with its PPU moved
+    ``irq_lead`` T-cycles late again (a dispatch reads no I/O register: only the request's
+    time differs). Returns the machine and the number of dispatches so moved; None when
+    the two steps end at different clocks otherwise, or as :func:`_read_lag_replay`."""
+    if not gb.memory[0xFF40] & 0x80:
+        return None
+    if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
+        return None
+    moved = 0
+    while gb.cycles < target:
+        start = gb.cycles
+        probe.load_state(gb.save_state())
+        if not probe._test_shift_ppu(-irq_lead, start):
+            return None
+        probe._step_to_cycle(start + 1)
+        gb._step_to_cycle(start + 1)
+        if gb.cycles == start or not gb.memory[0xFF40] & 0x80:
+            return None
+        pc = probe.registers["pc"]
+        if pc in (0x40, 0x48) and gb.registers["pc"] != pc:
+            gb.load_state(probe.save_state())
+            if not gb._test_shift_ppu(irq_lead, gb.cycles):
+                return None
+            moved += 1
+        elif probe.cycles != gb.cycles:
+            return None
+    return (gb, moved) if gb.cycles == target else None
+
+
+def _read_lag_irq_proof(
+    point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_LAG, irq_lead: int = 4
+) -> str | None:
+    regions = {str(d["region"]) for d in diffs}
+    if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
+        return None
+    if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
+        return None
+    if _read_lag_proof(point, diffs, read_lag) is not None:
+        return None  # pyboy-reads-8-cycles-late-terminal's own
+    for lag in (0, 4):
+        if lag and not _serviced_interrupt(point):
+            continue
+        target = point.pyboy_cycles - lag
+        replay = _read_lag_irq_replay(
+            point.emurust_start(), point.emurust_start(), target, read_lag, irq_lead
+        )
+        if replay is None or not replay[1] or not _read_lag_same(point, replay[0], lag):
+            continue
+        when = (
+            f"PyBoy's clock {point.pyboy_cycles}"
+            if not lag
+            else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles}"
+        )
+        return (
+            f"emurust re-run from the last matching point with its PPU and its timer's "
+            f"system counter {read_lag} T-cycles late, as PyBoy's program sees them, and "
+            f"the PPU's interrupt requests {irq_lead} T-cycles before that late PPU makes "
+            f"them ({read_lag - irq_lead} T-cycles late, as PyBoy services them: "
+            f"pyboy-late-interrupt-4-cycles; {replay[1]} dispatch(es) so moved) reaches "
+            f"PyBoy's state at {when}: registers, VRAM, OAM and memory equal (stack bytes "
+            f"below SP and LY/STAT aside, DIV one step behind at most)"
+        )
+    return None
+
+
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
     if not point.boot_rom_mapped:
         return []
@@ -1527,6 +1600,42 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=_never,
         prove=_ei_halt_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-reads-8-cycles-late-irq-4-terminal",
+        masks=(
+            "nothing: a terminal entry, tried last, only where "
+            "pyboy-reads-8-cycles-late-terminal's re-run does not reach PyBoy's state. The "
+            "run stops (status allowlisted) when the only differences are registers, the "
+            "clock, memory and I/O, and emurust re-run from the last matching point as in "
+            "pyboy-reads-8-cycles-late-terminal (LCD on at every step, PPU line timing and "
+            "timer system counter 8 T-cycles late, no late VBlank lines), except that each "
+            "interrupt request of the PPU (VBlank, STAT) is served as if made 4 T-cycles "
+            "before the late PPU makes it (a probe machine with the PPU 4 T-cycles late is "
+            "stepped alongside; where its step dispatches the interrupt and the re-run's "
+            "does not, the re-run takes the probe's state with its PPU put 8 T-cycles late "
+            "again; at least one dispatch moved so), reaches PyBoy's state at PyBoy's "
+            "clock (or 4 T-cycles before it when emurust's traced frame serviced an "
+            "interrupt, then DIV and TIMA not compared), with the same exceptions as "
+            "pyboy-reads-8-cycles-late-terminal"
+        ),
+        evidence=(
+            "PyBoy 2.8.1's program reads the PPU 8 T-cycles early "
+            "(pyboy-reads-8-cycles-late-terminal's evidence), but it services the PPU's "
+            "interrupts only 4 T-cycles late (pyboy-late-interrupt-4-cycles; its CPU "
+            "checks IF at the start of CPU.tick, pyboy/core/cpu.py, after the instruction "
+            "in which the request fell): with the whole PPU 8 T-cycles late a re-run takes the "
+            "VBlank interrupt one 4-cycle instruction after PyBoy does. emurust's "
+            "interrupt timing is a DMG's: Mooneye acceptance/intr_timing, "
+            "di_timing-GS, halt_ime0_nointr_timing, halt_ime1_timing2-GS, ppu/intr_2_* and "
+            "vblank_stat_intr-GS pass. Seen in 2048 (seed 0, frame 365): PyBoy takes "
+            "VBlank after ld l,c at 0x05AD, the 8-cycle re-run after ld h,b at 0x05AE, and "
+            "the pushed H (1 in PyBoy, 5 in the re-run) stays at 0xDFEB, which the "
+            "function at 0x05E7 then allocates as a local (add sp,-6): the only "
+            "difference left"
+        ),
+        rule=_never,
+        prove=_read_lag_irq_proof,
     ),
 )
 """The documented differences the harness tolerates (see :class:`AllowlistEntry`)."""
