@@ -1588,6 +1588,32 @@ def _read_lag_lcd_off_replay(
     return (gb, delayed) if gb.cycles == target and was_off else None
 
 
+_TIME_IO = frozenset({0xFF04, 0xFF05, 0xFF41, 0xFF44})
+# Opcodes that read (HL): ld r,(hl), the ALU ops on (hl), ld a,(hl+) / (hl-).
+_HL_READS = frozenset({0x46, 0x4E, 0x56, 0x5E, 0x66, 0x6E, 0x7E, 0x2A, 0x3A}) | frozenset(
+    range(0x86, 0xBF, 8)
+)
+
+
+def _reads_time_io(entry: _TraceEntry) -> bool:
+    """Whether the traced instruction reads DIV, TIMA, STAT or LY (ldh a,(n), ld a,(nn),
+    ld a,(c) or a read of (hl))."""
+    if entry["kind"] != "instruction":
+        return False
+    code = bytes(entry["opcode"])
+    if code[0] == 0xF0 and len(code) >= 2:
+        addr = 0xFF00 | code[1]
+    elif code[0] == 0xFA and len(code) >= 3:
+        addr = code[1] | code[2] << 8
+    elif code[0] == 0xF2:
+        addr = 0xFF00 | entry["c"]
+    elif code[0] in _HL_READS:
+        addr = entry["h"] << 8 | entry["l"]
+    else:
+        return False
+    return addr in _TIME_IO
+
+
 def _read_lag_lcd_off_proof(
     point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_LAG
 ) -> str | None:
@@ -1595,6 +1621,17 @@ def _read_lag_lcd_off_proof(
     if not regions <= {"registers", "clock", "io"} | _MEMORY_REGIONS:
         return None
     if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
+        return None
+    if point.after_lcd_enable:
+        return None  # PyBoy's lines start 4 T-cycles early: pyboy-lcd-enable-4-cycles-terminal
+    if point.frame_trace is None:
+        return None
+    trace = point.frame_trace()
+    if not any(_reads_time_io(e) for e in trace):
+        return None  # nothing read the timer, LY or STAT: no read to be early
+    if any(e["kind"] != "instruction" for e in trace):
+        # An interrupt dispatch or a HALT wake: their timing is the late-interrupt and
+        # late-line entries' business, which a shifted PPU would mimic.
         return None
     for vblank_lag, lag in ((0, 0), (0, 4), (4, 0), (4, 4)):
         if lag and not _serviced_interrupt(point):
@@ -1634,7 +1671,10 @@ _READ_LAG_LCD_OFF = AllowlistEntry(
         "nothing: a terminal entry, tried last. pyboy-reads-8-cycles-late-terminal for a "
         "frame in which the LCD is off at the start or is switched off (never on): the run "
         "stops (status allowlisted) when the only differences are registers, the clock, "
-        "memory and I/O, and emurust re-run from the last matching point with its timer's "
+        "memory and I/O, the frame is not the first after an LCD enable, emurust's traced "
+        "frame reads DIV, TIMA, STAT or LY (ldh a,(n), ld a,(nn), ld a,(c), (hl)) and has no "
+        "interrupt dispatch and no HALT, and emurust "
+        "re-run from the last matching point with its timer's "
         "system counter 8 T-cycles late (GameBoy._test_shift_timer), and its PPU's line "
         "timing too while the LCD is on (GameBoy._test_shift_ppu), no LCD switch-on on "
         "the way, reaches PyBoy's state at PyBoy's clock exactly (or 4 T-cycles before it "
