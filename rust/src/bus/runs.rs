@@ -66,7 +66,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     break None;
                 }
                 let off = run.hw.cart.rom_offset(pc);
-                let cycles = match run.code.runs.at(off) {
+                let cycles = match run.code.runs.chained_at(off) {
                     Some(cycles) => cycles,
                     None if run.code.runs.poll_at(off) => {
                         run.skip_poll_turns(&mut cpu, off);
@@ -81,11 +81,24 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                 };
                 // Every tick of the run, its last instruction at its
                 // longest, must come before the next event.
-                let end = run.now + 4 * cycles as u64;
+                let mut end = run.now + 4 * cycles as u64;
                 if end + LONGEST_INSTRUCTION >= run.next_event {
-                    break Some(Straight::Wait);
+                    // The chained run is too long: the run up to the first
+                    // jump may fit.
+                    let plain = run.code.runs.at(off).unwrap_or(0);
+                    end = run.now + 4 * plain as u64;
+                    if plain >= cycles || end + LONGEST_INSTRUCTION >= run.next_event {
+                        break Some(Straight::Wait);
+                    }
                 }
                 if off & !0x3FFF != bank_start {
+                    // Chained runs assume the bank is mapped where it
+                    // usually is (`RunTable::chain`); elsewhere (bank 0 at
+                    // 0x4000, a high bank at 0x0000: rare MBC settings)
+                    // the code runs without runs.
+                    if (pc < 0x4000) != (off < 0x4000) {
+                        break Some(Straight::Step);
+                    }
                     let Some(bank) = run.code.bank(off) else {
                         break Some(Straight::Step);
                     };
