@@ -582,3 +582,187 @@ fn work_ram_code_matches_the_reference_path() {
     assert!([0x12, 0x10].contains(&fast.peek(0xC303)));
     assert!(fast.registers().d > 10, "no timer interrupt");
 }
+
+/// A ROM that reads every PPU register but DMA (`LDH A,(n)`, `LD A,(C)` and
+/// `LD A,(nn)`) from straight runs in ROM and in work RAM, the clock-free
+/// registers without the PPU's catch-up and STAT and LY with it
+/// (`Bus::straight_ppu_read`), logging each value; between passes it
+/// changes the STAT interrupt sources (all sixteen combinations of bits
+/// 3-6), LYC and SCX (which moves the end of mode 3), toggles the window
+/// and object enables, and starts the reads after 0 to 7 NOPs, so that they
+/// land at every phase of the PPU's lines with and without STAT interrupts
+/// (counted in E) and timer interrupts (D) pending. Needs no ROM files.
+fn ppu_register_reads_rom() -> Vec<u8> {
+    let mut rom = interrupt_counting_cart();
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    let reads: &[u8] = &[
+        0xF0, 0x40, 0x22, // LDH A,(LCDC); LD (HL+),A
+        0xF0, 0x41, 0x22, // STAT
+        0xF0, 0x44, 0x22, // LY
+        0xF0, 0x42, 0x22, // SCY
+        0xF0, 0x41, 0x22, // STAT
+        0xF0, 0x45, 0x22, // LYC
+        0xF0, 0x47, 0x22, // BGP
+        0xF0, 0x48, 0x22, // OBP0
+        0xF0, 0x41, 0x22, // STAT
+        0x0E, 0x41, 0xF2, 0x22, // LD C,0x41; LD A,(C): STAT
+        0xFA, 0x44, 0xFF, 0x22, // LD A,(0xFF44): LY
+        0xF0, 0x49, 0x22, // OBP1
+        0xF0, 0x4A, 0x22, // WY
+        0xF0, 0x4B, 0x22, // WX
+        0xF0, 0x43, 0x22, // SCX
+        0xF0, 0x44, 0x22, // LY
+        0xF0, 0x41, 0x22, // STAT
+        0xC9, // RET
+    ];
+    put(0x200, reads);
+    // The NOP delay of `polling_rom`: C & 7 NOPs through a jump into a
+    // sled (0x291 to 0x297; the ROM is zero-filled).
+    put(
+        0x280,
+        &[
+            0xE5, // PUSH HL
+            0x79, 0xE6, 0x07, 0x2F, 0x3C, // A = -(C & 7)
+            0xC6, 0x98, 0x6F, 0x26, 0x02, // HL = 0x0298 + A
+            0xE9, // JP (HL)
+        ],
+    );
+    put(0x298, &[0xE1, 0xC9]); // POP HL; RET
+    let n = reads.len() as u8;
+    let main: &[u8] = &[
+        0x31, 0xFE, 0xDF, // LD SP,0xDFFE
+        0x3E, 0x05, 0xE0, 0x07, // TAC = 5: 262,144 Hz
+        0x3E, 0x80, 0xE0, 0x06, // TMA = 0x80: overflow every 2,048 T-cycles
+        0x3E, 0x07, 0xE0, 0xFF, // IE = VBlank | STAT | timer
+        0x3E, 0x20, 0xE0, 0x4A, // WY = 0x20
+        0x3E, 0x30, 0xE0, 0x4B, // WX = 0x30
+        0x21, 0x00, 0x02, // LD HL,0x0200
+        0x11, 0x00, 0xD0, // LD DE,0xD000
+        0x06, n, // LD B,n
+        0x2A, 0x12, 0x13, 0x05, 0x20,
+        0xFA, // copy: LD A,(HL+); LD (DE),A; INC DE; DEC B; JR NZ
+        0x21, 0x00, 0xC0, // LD HL,0xC000
+        0xFB, // EI
+    ];
+    let body: &[u8] = &[
+        0xF0, 0x90, 0x3C, 0xE0, 0x90, // HRAM 0xFF90 += 1: the pass
+        0x47, // LD B,A
+        0xE6, 0x78, 0xE0, 0x41, // STAT sources = pass & 0x78
+        0x78, 0xE0, 0x45, // LYC = pass
+        0xE0, 0x43, // SCX = pass
+        0x48, 0xCD, 0x80, 0x02, // LD C,B; CALL delay
+        0xCD, 0x00, 0x02, // CALL reads (ROM)
+        0x78, 0x0F, 0x4F, 0xCD, 0x80, 0x02, // LD A,B; RRCA; LD C,A; CALL delay
+        0xCD, 0x00, 0xD0, // CALL reads (work RAM)
+        0xF0, 0x40, 0xEE, 0x22, 0xE0, 0x40, // LCDC ^= window and objects
+        0x7C, 0xE6, 0xC7, 0x67, // keep HL in 0xC000..0xC7FF
+    ];
+    put(0x150, main);
+    let loop_at = (0x150 + main.len()) as u16;
+    put(loop_at as usize, body);
+    let [lo, hi] = loop_at.to_le_bytes();
+    put(loop_at as usize + body.len(), &[0xC3, lo, hi]); // JP loop
+    rom
+}
+
+#[test]
+fn ppu_register_reads_match_the_reference_path() {
+    let fast = compare_rom(
+        "PPU register reads",
+        &ppu_register_reads_rom(),
+        120,
+        |_, _| {},
+    );
+    // The log went round and STAT and timer interrupts were taken.
+    assert_ne!(fast.peek(0xC7FF), 0);
+    let r = fast.registers();
+    assert!(
+        r.e > 0 && r.d > 0,
+        "no STAT ({}) or timer ({}) interrupts",
+        r.e,
+        r.d
+    );
+}
+
+/// A 1 MiB MBC1 ROM whose runs chain through unconditional jumps and
+/// calls (`RunTable::chain` in `cpu/runs.rs`): `CALL`, `JP` and `JR` chains
+/// in bank 0 and in bank 2 at 0x4000, under timer interrupts (counted in
+/// D); and, from a work-RAM routine, bank 32 mapped at 0x0000 (MBC1 mode 1)
+/// running a `JP 0x4300` that the table, which assumes a bank at its usual
+/// place, would chain into bank 32's own 0x4300 (writing 0x32 to 0xC300)
+/// while it lands in bank 34 (writing 0x34): the fast path must take no
+/// run there. The chains log B and C at (HL+). Needs no ROM files.
+fn chained_runs_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 64 * 0x4000];
+    rom[0x147] = 0x01; // MBC1
+    rom[0x148] = 0x05; // 64 banks
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x50, &[0x14, 0xD9]); // Timer: INC D; RETI
+    put(0x80050, &[0x14, 0xD9]); // the same in bank 32, mapped at 0x0000 for a while
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
+                                           // Bank 0: INC B; JP 0x0310 / INC C; CALL 0x0320; RET /
+                                           // LD A,B; ADD A,C; JR +1; NOP; LD (HL+),A; RET.
+    put(0x300, &[0x04, 0xC3, 0x10, 0x03]);
+    put(0x310, &[0x0C, 0xCD, 0x20, 0x03, 0xC9]);
+    put(0x320, &[0x78, 0x81, 0x18, 0x01, 0x00, 0x22, 0xC9]);
+    // Bank 2 at 0x4400: INC B; JP 0x4410 / LD A,B; LD (HL+),A; CALL 0x4420;
+    // RET / INC C; RET.
+    put(2 * 0x4000 + 0x400, &[0x04, 0xC3, 0x10, 0x44]);
+    put(2 * 0x4000 + 0x410, &[0x78, 0x22, 0xCD, 0x20, 0x44, 0xC9]);
+    put(2 * 0x4000 + 0x420, &[0x0C, 0xC9]);
+    // Bank 32 at 0x0200 (mapped at 0x0000): LD A,0x11; JP 0x4300. Its own
+    // 0x4300 logs 0x32; bank 34's, where the jump lands, logs 0x34.
+    put(32 * 0x4000 + 0x200, &[0x3E, 0x11, 0xC3, 0x00, 0x43]);
+    put(32 * 0x4000 + 0x300, &[0x3E, 0x32, 0xEA, 0x00, 0xC3, 0xC9]);
+    put(34 * 0x4000 + 0x300, &[0x3E, 0x34, 0xEA, 0x00, 0xC3, 0xC9]);
+    // Work RAM routine (copied to 0xC200): mode 1, upper bank bits 1 (bank
+    // 32 at 0x0000, 34 at 0x4000 with bank 2 selected), CALL 0x0200, back
+    // to mode 0 and upper bits 0, RET.
+    let wram: &[u8] = &[
+        0x3E, 0x01, 0xEA, 0x00, 0x60, // LD A,1; LD (0x6000),A
+        0xEA, 0x00, 0x40, // LD (0x4000),A
+        0xCD, 0x00, 0x02, // CALL 0x0200
+        0xAF, 0xEA, 0x00, 0x40, // XOR A; LD (0x4000),A
+        0xEA, 0x00, 0x60, // LD (0x6000),A
+        0xC9, // RET
+    ];
+    put(0x600, wram);
+    let n = wram.len() as u8;
+    let main: &[u8] = &[
+        0x31, 0xFE, 0xDF, // LD SP,0xDFFE
+        0x3E, 0x05, 0xE0, 0x07, // TAC = 5: 262,144 Hz
+        0x3E, 0xC0, 0xE0, 0x06, // TMA = 0xC0: overflow every 1,024 T-cycles
+        0x3E, 0x04, 0xE0, 0xFF, // IE = timer
+        0x21, 0x00, 0x06, // LD HL,0x0600
+        0x11, 0x00, 0xC2, // LD DE,0xC200
+        0x06, n, // LD B,n
+        0x2A, 0x12, 0x13, 0x05, 0x20,
+        0xFA, // copy: LD A,(HL+); LD (DE),A; INC DE; DEC B; JR NZ
+        0x21, 0x00, 0xC0, // LD HL,0xC000
+        0xFB, // EI
+    ];
+    let body: &[u8] = &[
+        0xCD, 0x00, 0x03, // CALL 0x0300 (bank 0 chains)
+        0x3E, 0x02, 0xEA, 0x00, 0x20, // bank 2 at 0x4000
+        0xCD, 0x00, 0x44, // CALL 0x4400 (bank 2 chains)
+        0xCD, 0x00, 0xC2, // CALL 0xC200 (bank 32 at 0x0000)
+        0x7C, 0xE6, 0xC1, 0x67, // keep HL in 0xC000..0xC1FF
+    ];
+    put(0x150, main);
+    let loop_at = (0x150 + main.len()) as u16;
+    put(loop_at as usize, body);
+    let [lo, hi] = loop_at.to_le_bytes();
+    put(loop_at as usize + body.len(), &[0xC3, lo, hi]); // JP loop
+    rom
+}
+
+#[test]
+fn chained_runs_match_the_reference_path() {
+    let fast = compare_rom("chained runs", &chained_runs_rom(), 30, |_, _| {});
+    // The program went round, taking timer interrupts, and the jump from
+    // bank 32 reached bank 34.
+    assert!(fast.registers().d > 0);
+    let logged = (0xC000..=0xC1FFu16).filter(|&a| fast.peek(a) != 0).count();
+    assert!(logged > 400, "{logged} bytes logged");
+    assert_eq!(fast.peek(0xC300), 0x34);
+}

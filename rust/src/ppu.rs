@@ -380,6 +380,24 @@ impl Ppu {
         }
     }
 
+    /// Write OAM bytes `start..start + bytes.len()` at once (the OAM DMA
+    /// catching up): the same as [`Ppu::write_oam`] on each in turn.
+    pub fn write_oam_bytes(&mut self, start: usize, bytes: &[u8]) {
+        let dst = &mut self.oam[start..start + bytes.len()];
+        if dst == bytes {
+            return;
+        }
+        for (i, (d, &v)) in dst.iter_mut().zip(bytes).enumerate() {
+            if *d != v {
+                *d = v;
+                self.content_gen += 1;
+                if (start + i) & 3 == 0 {
+                    self.obj_lines_valid = false;
+                }
+            }
+        }
+    }
+
     /// The shades (0..=3) of the last frame drawn, row-major.
     #[inline]
     pub fn frame(&self) -> &[u8; PIXELS] {
@@ -407,6 +425,7 @@ impl Ppu {
     }
 
     /// Register read (caller has caught up).
+    #[inline]
     pub fn read(&self, addr: u16) -> u8 {
         match addr {
             0xFF40 => self.lcdc,

@@ -118,6 +118,17 @@ impl Hardware {
             return;
         }
         let due = (((now - self.dma.start) / 4) + 1).min(160) as u8;
+        if self.dma.source >= 0xC0 {
+            // From work RAM (or its echo, up to 0xFF): one contiguous
+            // block, copied at once.
+            let base = (self.dma.source as usize & 0x1F) << 8;
+            let (from, to) = (self.dma.copied as usize, due as usize);
+            if from < to {
+                self.ppu.write_oam_bytes(from, &ram[base + from..base + to]);
+                self.dma.copied = due;
+            }
+            return;
+        }
         while self.dma.copied < due {
             let i = self.dma.copied;
             let src = (self.dma.source as u16) << 8 | i as u16;

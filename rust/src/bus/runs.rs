@@ -66,7 +66,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     break None;
                 }
                 let off = run.hw.cart.rom_offset(pc);
-                let cycles = match run.code.runs.at(off) {
+                let cycles = match run.code.runs.chained_at(off) {
                     Some(cycles) => cycles,
                     None if run.code.runs.poll_at(off) => {
                         run.skip_poll_turns(&mut cpu, off);
@@ -81,11 +81,24 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                 };
                 // Every tick of the run, its last instruction at its
                 // longest, must come before the next event.
-                let end = run.now + 4 * cycles as u64;
+                let mut end = run.now + 4 * cycles as u64;
                 if end + LONGEST_INSTRUCTION >= run.next_event {
-                    break Some(Straight::Wait);
+                    // The chained run is too long: the run up to the first
+                    // jump may fit.
+                    let plain = run.code.runs.at(off).unwrap_or(0);
+                    end = run.now + 4 * plain as u64;
+                    if plain >= cycles || end + LONGEST_INSTRUCTION >= run.next_event {
+                        break Some(Straight::Wait);
+                    }
                 }
                 if off & !0x3FFF != bank_start {
+                    // Chained runs assume the bank is mapped where it
+                    // usually is (`RunTable::chain`); elsewhere (bank 0 at
+                    // 0x4000, a high bank at 0x0000: rare MBC settings)
+                    // the code runs without runs.
+                    if (pc < 0x4000) != (off < 0x4000) {
+                        break Some(Straight::Step);
+                    }
                     let Some(bank) = run.code.bank(off) else {
                         break Some(Straight::Step);
                     };
@@ -296,8 +309,17 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// an interrupt request, ended the frame (reading IF catches every
     /// component up) or moved the next event earlier. Games polling STAT or
     /// LY would otherwise end a run at every poll.
+    ///
+    /// The PPU's registers take a shorter way (`straight_ppu_read`): the
+    /// clock-independent ones need nothing at all, STAT and LY only the
+    /// PPU's catch-up.
     #[inline(never)]
     pub(super) fn straight_io_read<const IDU: bool>(&mut self, addr: u16) -> u8 {
+        if let 0xFF40..=0xFF45 | 0xFF47..=0xFF4B = addr {
+            if self.now < self.next_event {
+                return self.straight_ppu_read(addr);
+            }
+        }
         let (intf, next_event, limit, slow) =
             (self.hw.intf, self.next_event, self.limit, self.slow);
         let v = self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr));
@@ -306,6 +328,37 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             self.slow = slow;
         }
         v
+    }
+
+    /// A read of a PPU register (not DMA) inside a straight run, before the
+    /// next event: what `straight_io_read` does through `synced` and
+    /// `Hardware::cpu_read_idu`, without the work that cannot matter here.
+    /// LCDC, SCY, SCX, LYC, BGP, OBP0/1, WY and WX hold what the CPU last
+    /// wrote, whatever the PPU's progress, so they are read as they are:
+    /// the PPU catches up at its next access or event, as lazily as
+    /// everywhere else (2048 reads LCDC before every tile it writes). STAT
+    /// and LY need the PPU brought up to date, nothing else: no other
+    /// component, no event (the run ends before the next one), no bank or
+    /// fetch window. Like `straight_io_read`, the run goes on unless the
+    /// catch-up raised an interrupt request (the lazy transitions before
+    /// the next event never do; kept for exactness). The reference path
+    /// reads through `Hardware::read_ppu_register`, at every M-cycle caught
+    /// up; `tests/reference_path.rs::ppu_register_reads_match_the_reference_path`
+    /// holds the two together.
+    #[inline(always)]
+    fn straight_ppu_read(&mut self, addr: u16) -> u8 {
+        if addr != 0xFF41 && addr != 0xFF44 {
+            return self.hw.ppu.read(addr);
+        }
+        let hw = &mut *self.hw;
+        hw.now = self.now;
+        let intf = hw.intf;
+        hw.catch_up_ppu(self.ram);
+        if hw.intf != intf {
+            self.limit = 0;
+            self.slow = true;
+        }
+        hw.ppu.read(addr)
     }
 
     /// `synced`, out of line, for the slow writes and the OAM-bug cycle of

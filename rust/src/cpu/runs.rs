@@ -40,6 +40,10 @@ pub const MAX_RUN_CYCLES: u32 = 96;
 /// Bytes per ROM bank (the unit a run stays within).
 const BANK: usize = 0x4000;
 
+/// Passes of [`RunTable::chain`] (each carries chains on through one more
+/// jump, at least).
+const CHAIN_PASSES: usize = 6;
+
 /// What a run does with an opcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunRole {
@@ -126,9 +130,17 @@ pub fn max_cycles(op: u8, next: u8) -> Option<u8> {
 /// Per ROM offset: the M-cycles of the run starting there, its last
 /// instruction left out (those instructions never branch, so this is
 /// exact), or [`NO_RUN`].
+///
+/// A second table, `chained`, holds the same runs carried on through
+/// unconditional jumps and calls to a fixed address in the same 16 KiB bank
+/// (`JR e`, `JP nn`, `CALL nn`): their targets and M-cycles are as fixed as
+/// a plain instruction's, so such a run still ends at a known instruction,
+/// and one admission (the event check before a run) covers what took
+/// several. Both tables are shared like the ROM.
 #[derive(Debug)]
 pub struct RunTable {
     entries: Box<[u8]>,
+    chained: Box<[u8]>,
 }
 
 /// A [`RunTable`] entry where no run starts.
@@ -320,7 +332,72 @@ impl RunTable {
                 }
             }
         }
-        RunTable { entries }
+        let chained = Self::chain(rom, &entries);
+        RunTable { entries, chained }
+    }
+
+    /// Passes over `entries` that carry runs on through unconditional jumps
+    /// and calls to a fixed address in the bank of the jump (as the bank is
+    /// usually mapped: offsets below 0x4000 at 0x0000-0x3FFF, the others at
+    /// 0x4000-0x7FFF; `Bus::rom_runs` takes no run where the mapping is
+    /// otherwise). An entry only grows from one pass to the next, each
+    /// value the exact M-cycles of a prefix of the code's one path, all its
+    /// instructions but the last; a poll loop, an idle loop or a missing
+    /// run ends the chain, as does the cap. Loops chain around up to it.
+    fn chain(rom: &[u8], entries: &[u8]) -> Box<[u8]> {
+        let mut chained = entries.to_vec().into_boxed_slice();
+        for bank in (0..rom.len()).step_by(BANK) {
+            let end = (bank + BANK).min(rom.len());
+            for _pass in 0..CHAIN_PASSES {
+                let mut changed = false;
+                for off in (bank..end).rev() {
+                    if chained[off] >= IDLE {
+                        continue;
+                    }
+                    let op = rom[off];
+                    let len = instruction_length(op) as usize;
+                    let next = match (run_role(op), op) {
+                        (RunRole::Plain, _) if off + len < end => off + len,
+                        (_, 0x18 | 0xC3 | 0xCD) if off + len <= end => {
+                            match Self::jump_target(rom, off, bank) {
+                                Some(t) if t < end => t,
+                                _ => continue,
+                            }
+                        }
+                        _ => continue,
+                    };
+                    let after = chained[next];
+                    let cycles = max_cycles(op, rom[off + 1]).unwrap_or(0);
+                    if after < IDLE
+                        && (cycles + after) as u32 <= MAX_RUN_CYCLES
+                        && cycles + after > chained[off]
+                    {
+                        chained[off] = cycles + after;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        chained
+    }
+
+    /// The ROM offset an unconditional `JR e`, `JP nn` or `CALL nn` at
+    /// offset `off` (in the bank starting at `bank`) goes to, if it stays in
+    /// that bank as usually mapped.
+    fn jump_target(rom: &[u8], off: usize, bank: usize) -> Option<usize> {
+        if rom[off] == 0x18 {
+            let t = off as isize + 2 + rom[off + 1] as i8 as isize;
+            return (t >= bank as isize && (t as usize) < bank + BANK).then_some(t as usize);
+        }
+        let to = u16::from_le_bytes([rom[off + 1], rom[off + 2]]) as usize;
+        match (bank, to) {
+            (0, 0..=0x3FFF) => Some(to),
+            (1.., 0x4000..=0x7FFF) => Some(bank + (to & 0x3FFF)),
+            _ => None,
+        }
     }
 
     fn entry(rom: &[u8], entries: &[u8], off: usize, end: usize) -> u8 {
@@ -349,6 +426,17 @@ impl RunTable {
     #[inline(always)]
     pub fn at(&self, off: usize) -> Option<u32> {
         match self.entries.get(off) {
+            Some(&e) if e < IDLE => Some(e as u32),
+            _ => None,
+        }
+    }
+
+    /// The chained run starting at ROM byte offset `off` (see
+    /// [`RunTable`]): `at` carried on through fixed jumps and calls in its
+    /// bank; `None` exactly where `at` answers `None`.
+    #[inline(always)]
+    pub fn chained_at(&self, off: usize) -> Option<u32> {
+        match self.chained.get(off) {
             Some(&e) if e < IDLE => Some(e as u32),
             _ => None,
         }

@@ -503,6 +503,59 @@ fn run_table_entries() {
     assert_eq!(runs.iter().max(), Some(&(super::runs::MAX_RUN_CYCLES)));
 }
 
+/// Chained runs carry on through `JR e`, `JP nn` and `CALL nn` to a fixed
+/// address in the jump's bank, and nowhere else.
+#[test]
+fn chained_run_table_entries() {
+    let mut rom = vec![0u8; 0x10000];
+    // 0x0000: LD A,5 (2); JP 0x0010 (4) / 0x0010: INC A (1); CALL 0x0020 (6) /
+    // 0x0020: INC B (1); RET.
+    rom[..5].copy_from_slice(&[0x3E, 0x05, 0xC3, 0x10, 0x00]);
+    rom[0x10..0x14].copy_from_slice(&[0x3C, 0xCD, 0x20, 0x00]);
+    rom[0x20..0x22].copy_from_slice(&[0x04, 0xC9]);
+    // 0x0030: INC A; JR +1 (3) / 0x0034: INC B; JP NZ,0x0000 (conditional).
+    rom[0x30..0x33].copy_from_slice(&[0x3C, 0x18, 0x01]);
+    rom[0x34..0x38].copy_from_slice(&[0x04, 0xC2, 0x00, 0x00]);
+    // 0x0040: INC A; JP 0x4000 (the other half of the address space).
+    rom[0x40..0x44].copy_from_slice(&[0x3C, 0xC3, 0x00, 0x40]);
+    // 0x0050: INC A; JP 0x0060, a poll loop.
+    rom[0x50..0x54].copy_from_slice(&[0x3C, 0xC3, 0x60, 0x00]);
+    rom[0x60..0x66].copy_from_slice(&[0xF0, 0x41, 0xE6, 0x02, 0x20, 0xFA]);
+    // Bank 1, 0x4100: INC A; JP 0x4200 / 0x4200: INC B; RET; and
+    // 0x4300: INC A; JP 0x0000 (bank 0).
+    rom[0x4100..0x4104].copy_from_slice(&[0x3C, 0xC3, 0x00, 0x42]);
+    rom[0x4200..0x4202].copy_from_slice(&[0x04, 0xC9]);
+    rom[0x4300..0x4304].copy_from_slice(&[0x3C, 0xC3, 0x00, 0x00]);
+    // 0x0070: JR -2 (an idle loop).
+    rom[0x70..0x72].copy_from_slice(&[0x18, 0xFE]);
+    let table = RunTable::new(&rom);
+    // The plain runs end at the jumps...
+    assert_eq!(table.at(0), Some(2));
+    assert_eq!(table.at(0x10), Some(1));
+    assert_eq!(table.at(0x30), Some(1));
+    // ...the chained ones go on: 2 + 4 + 1 + 6 + 1 before the RET.
+    assert_eq!(table.chained_at(0), Some(14));
+    assert_eq!(table.chained_at(0x10), Some(8));
+    assert_eq!(table.chained_at(0x30), Some(5));
+    assert_eq!(table.chained_at(0x4100), Some(6));
+    // Not into the other half, a poll loop or an idle loop.
+    assert_eq!(table.chained_at(0x40), Some(1));
+    assert_eq!(table.chained_at(0x50), Some(1));
+    assert_eq!(table.chained_at(0x4300), Some(1));
+    assert!(table.idle_at(0x70));
+    assert_eq!(table.chained_at(0x70), None);
+    // Where no run starts, no chained run does.
+    for off in 0..rom.len() {
+        assert_eq!(
+            table.at(off).is_none(),
+            table.chained_at(off).is_none(),
+            "{off:#x}"
+        );
+        assert!(table.chained_at(off) >= table.at(off), "{off:#x}");
+        assert!(table.chained_at(off).unwrap_or(0) <= super::runs::MAX_RUN_CYCLES);
+    }
+}
+
 #[test]
 fn poll_loops_in_the_run_table() {
     let mut rom = vec![0u8; 0x8000];

@@ -256,6 +256,13 @@ impl Ppu {
     /// Re-evaluate the STAT line; returns IRQ_STAT on a rising edge.
     #[inline]
     pub(super) fn update_stat(&mut self) -> u8 {
+        // No source enabled: the line is low and stays low (what
+        // `compute_stat_line` gives then), which saves every lazy
+        // transition of a game without STAT interrupts (2048) its
+        // evaluation.
+        if self.stat_enables == 0 && !self.stat_line {
+            return 0;
+        }
         let new = self.compute_stat_line();
         let rising = new && !self.stat_line;
         self.stat_line = new;
@@ -300,23 +307,30 @@ impl Ppu {
 
 impl Ppu {
     /// How many objects overlap line `ly` (rebuilding the index if stale).
+    #[inline]
     pub(super) fn objects_on_line(&mut self, ly: u8, tall: bool) -> u8 {
         if !self.obj_lines_valid || self.obj_lines_tall != tall {
-            let height = if tall { 16 } else { 8 };
-            self.obj_lines.fill(0);
-            for i in 0..40 {
-                let top = self.oam[i * 4] as usize;
-                // Object Y is the screen line + 16.
-                for line in top.saturating_sub(16)..(top + height).saturating_sub(16) {
-                    if line < LINES {
-                        self.obj_lines[line] += 1;
-                    }
-                }
-            }
-            self.obj_lines_valid = true;
-            self.obj_lines_tall = tall;
+            self.index_object_lines(tall);
         }
         self.obj_lines[ly as usize]
+    }
+
+    /// Rebuild the per-line object counts (after an OAM change).
+    #[inline(never)]
+    fn index_object_lines(&mut self, tall: bool) {
+        let height = if tall { 16 } else { 8 };
+        self.obj_lines.fill(0);
+        for i in 0..40 {
+            let top = self.oam[i * 4] as usize;
+            // Object Y is the screen line + 16.
+            for line in top.saturating_sub(16)..(top + height).saturating_sub(16) {
+                if line < LINES {
+                    self.obj_lines[line] += 1;
+                }
+            }
+        }
+        self.obj_lines_valid = true;
+        self.obj_lines_tall = tall;
     }
 
     /// Object `i`'s height as this line's OAM scan saw it (`tall`: LCDC.2
@@ -358,6 +372,12 @@ impl Ppu {
     /// it interrupts finishes (paid once per background tile: the leftmost
     /// object in a tile pays the most); an object at X=0 also waits for the
     /// SCX discard.
+    ///
+    /// Inlined into the transition that starts mode 3, with the objects'
+    /// part out of line: most lines have no object (the cached count says
+    /// so), and the call into a function holding the object loop cost more
+    /// than the rest of it.
+    #[inline]
     fn mode3_dots(&mut self) -> u64 {
         let fine = (self.scx & 7) as u64;
         let mut dots = MODE3_BASE_DOTS + fine;
@@ -365,41 +385,7 @@ impl Ppu {
         if self.lcdc & 0x02 != 0
             && (self.scan_sizes.is_some() || self.objects_on_line(self.ly, tall) != 0)
         {
-            let ly = self.ly as i32;
-            let mut count = 0;
-            let mut tile_wait = [0u8; 22];
-            let mut at_x0 = false;
-            // The window due at WX = 166 meets the pixel counter on the
-            // last pixel: a DMG ends mode 3 there without fetching an
-            // object at X = 167 either (gambatte window/
-            // m2int_wxA6_spxA7_m0irq_2; _m3stat_2/_5).
-            let last_x = if self.lcdc & 0x20 != 0 && self.wx == 166 && self.wy_triggered {
-                167
-            } else {
-                168
-            };
-            for i in 0..40 {
-                let y = self.oam[i * 4] as i32 - 16;
-                if ly < y || ly >= y + self.scan_height(i, tall) {
-                    continue;
-                }
-                let x = self.oam[i * 4 + 1] as u64;
-                if x < last_x {
-                    dots += 6;
-                    at_x0 |= x == 0;
-                    let px = x + fine;
-                    let w = &mut tile_wait[(px >> 3) as usize];
-                    *w = (*w).max(5u8.saturating_sub((px & 7) as u8));
-                }
-                count += 1;
-                if count == 10 {
-                    break;
-                }
-            }
-            dots += tile_wait.iter().map(|&w| w as u64).sum::<u64>();
-            if at_x0 {
-                dots += fine;
-            }
+            dots += self.object_dots(fine, tall);
         }
         // The window costs 6 dots when it starts on the line. At WX = 166
         // it would start on the pixel counter's last step, which a DMG
@@ -408,6 +394,49 @@ impl Ppu {
         // m2int_wxA6_{oam,vram}busyread; while _m3stat_1 still reads 3).
         if self.lcdc & 0x20 != 0 && self.wx < 166 && self.wy_triggered {
             dots += 6;
+        }
+        dots
+    }
+
+    /// The object fetch penalties of `mode3_dots` (objects enabled and on
+    /// the line), `fine` the SCX fine scroll.
+    #[inline(never)]
+    fn object_dots(&mut self, fine: u64, tall: bool) -> u64 {
+        let mut dots = 0;
+        let ly = self.ly as i32;
+        let mut count = 0;
+        let mut tile_wait = [0u8; 22];
+        let mut at_x0 = false;
+        // The window due at WX = 166 meets the pixel counter on the
+        // last pixel: a DMG ends mode 3 there without fetching an
+        // object at X = 167 either (gambatte window/
+        // m2int_wxA6_spxA7_m0irq_2; _m3stat_2/_5).
+        let last_x = if self.lcdc & 0x20 != 0 && self.wx == 166 && self.wy_triggered {
+            167
+        } else {
+            168
+        };
+        for i in 0..40 {
+            let y = self.oam[i * 4] as i32 - 16;
+            if ly < y || ly >= y + self.scan_height(i, tall) {
+                continue;
+            }
+            let x = self.oam[i * 4 + 1] as u64;
+            if x < last_x {
+                dots += 6;
+                at_x0 |= x == 0;
+                let px = x + fine;
+                let w = &mut tile_wait[(px >> 3) as usize];
+                *w = (*w).max(5u8.saturating_sub((px & 7) as u8));
+            }
+            count += 1;
+            if count == 10 {
+                break;
+            }
+        }
+        dots += tile_wait.iter().map(|&w| w as u64).sum::<u64>();
+        if at_x0 {
+            dots += fine;
         }
         dots
     }
