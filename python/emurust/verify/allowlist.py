@@ -1085,37 +1085,55 @@ def _read_lag_proof(point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_
         return None
     if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
         return None
-    # The read lag alone, then with PyBoy's late VBlank lines (pyboy-vblank-ly-late-terminal)
-    # on top; at PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an
-    # interrupt 4 T-cycles late (pyboy-late-interrupt-4-cycles).
-    for vblank_lag in (0, 4):
-        for lag in (0, 4):
-            if lag and not _serviced_interrupt(point):
-                continue
-            target = point.pyboy_cycles - lag
-            replay = _read_lag_replay(point.emurust_start(), target, read_lag, vblank_lag)
-            if replay is None or (vblank_lag and not replay[1]):
-                continue
-            if not _read_lag_same(point, replay[0], lag):
-                continue
-            when = (
-                f"PyBoy's clock {point.pyboy_cycles}"
-                if not lag
-                else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
-                f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
-            )
-            vblank = (
-                f" and the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
-                f"pyboy-vblank-ly-late-terminal ({replay[1]} of them delayed so),"
-                if vblank_lag
-                else ""
-            )
-            return (
-                f"emurust re-run from the last matching point with its PPU and its timer's "
-                f"system counter {read_lag} T-cycles late, as PyBoy's program sees them,"
-                f"{vblank} reaches PyBoy's state at {when}: registers, VRAM, OAM and memory "
-                f"equal (stack bytes below SP and LY/STAT aside, DIV one step behind at most)"
-            )
+    found = _read_lag_search(
+        point,
+        lambda start, target, vblank_lag: _read_lag_replay(start, target, read_lag, vblank_lag),
+    )
+    if found is None:
+        return None
+    when, vblank_lag, delayed = found
+    vblank = (
+        f" and the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
+        f"pyboy-vblank-ly-late-terminal ({delayed} of them delayed so),"
+        if vblank_lag
+        else ""
+    )
+    return (
+        f"emurust re-run from the last matching point with its PPU and its timer's "
+        f"system counter {read_lag} T-cycles late, as PyBoy's program sees them,"
+        f"{vblank} reaches PyBoy's state at {when}: registers, VRAM, OAM and memory "
+        f"equal (stack bytes below SP and LY/STAT aside, DIV one step behind at most)"
+    )
+
+
+def _read_lag_search(
+    point: Point, replay: Callable[[GameBoy, int, int], tuple[GameBoy, int] | None]
+) -> tuple[str, int, int] | None:
+    """The re-runs of the read-lag proofs, in order: the read lag alone, then with PyBoy's
+    late VBlank lines (pyboy-vblank-ly-late-terminal) on top (``vblank_lag`` 4, which must
+    delay at least one line start); each at PyBoy's clock, or 4 T-cycles before it when
+    PyBoy has also serviced an interrupt 4 T-cycles late (pyboy-late-interrupt-4-cycles).
+    ``replay(start, target, vblank_lag)`` re-runs emurust from the last matching point to
+    ``target`` and returns the machine and the number of line starts delayed. Returns how
+    PyBoy's clock was reached (for the detail), the VBlank lag and that number for the first
+    re-run that reaches PyBoy's state (:func:`_read_lag_same`), or None."""
+    if point.emurust_start is None or not point.pyboy_cycles:
+        return None
+    for vblank_lag, lag in ((0, 0), (0, 4), (4, 0), (4, 4)):
+        if lag and not _serviced_interrupt(point):
+            continue
+        result = replay(point.emurust_start(), point.pyboy_cycles - lag, vblank_lag)
+        if result is None or (vblank_lag and not result[1]):
+            continue
+        if not _read_lag_same(point, result[0], lag):
+            continue
+        when = (
+            f"PyBoy's clock {point.pyboy_cycles}"
+            if not lag
+            else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
+            f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
+        )
+        return when, vblank_lag, result[1]
     return None
 
 
@@ -1742,36 +1760,28 @@ def _read_lag_lcd_off_proof(
         # An interrupt dispatch or a HALT wake: their timing is the late-interrupt and
         # late-line entries' business, which a shifted PPU would mimic.
         return None
-    for vblank_lag, lag in ((0, 0), (0, 4), (4, 0), (4, 4)):
-        if lag and not _serviced_interrupt(point):
-            continue
-        target = point.pyboy_cycles - lag
-        replay = _read_lag_lcd_off_replay(point.emurust_start(), target, read_lag, vblank_lag)
-        if replay is None or (vblank_lag and not replay[1]):
-            continue
-        if not _read_lag_same(point, replay[0], lag):
-            continue
-        when = (
-            f"PyBoy's clock {point.pyboy_cycles}"
-            if not lag
-            else f"4 T-cycles before PyBoy's clock {point.pyboy_cycles} (PyBoy also "
-            f"serviced an interrupt 4 T-cycles late, as in pyboy-late-interrupt-4-cycles)"
-        )
-        vblank = (
-            f", the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
-            f"pyboy-vblank-ly-late-terminal ({replay[1]} of them delayed so)"
-            if vblank_lag
-            else ""
-        )
-        return (
-            f"emurust re-run from the last matching point with its timer's system counter "
-            f"(and its PPU while the LCD is on) {read_lag} T-cycles late, as PyBoy's program "
-            f"sees them{vblank}, the LCD off for part or all of the frame, reaches PyBoy's "
-            f"state at "
-            f"{when}: registers, VRAM, OAM and memory equal (stack bytes below SP and "
-            f"LY/STAT aside, DIV one step behind at most)"
-        )
-    return None
+    found = _read_lag_search(
+        point,
+        lambda start, target, vblank_lag: _read_lag_lcd_off_replay(
+            start, target, read_lag, vblank_lag
+        ),
+    )
+    if found is None:
+        return None
+    when, vblank_lag, delayed = found
+    vblank = (
+        f", the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
+        f"pyboy-vblank-ly-late-terminal ({delayed} of them delayed so)"
+        if vblank_lag
+        else ""
+    )
+    return (
+        f"emurust re-run from the last matching point with its timer's system counter "
+        f"(and its PPU while the LCD is on) {read_lag} T-cycles late, as PyBoy's program "
+        f"sees them{vblank}, the LCD off for part or all of the frame, reaches PyBoy's "
+        f"state at {when}: registers, VRAM, OAM and memory equal (stack bytes below SP and "
+        f"LY/STAT aside, DIV one step behind at most)"
+    )
 
 
 _READ_LAG_LCD_OFF = AllowlistEntry(
