@@ -159,7 +159,7 @@ def test_ppo_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
         "--steps",
         "256",
         "--emurust-envs",
-        "8",
+        "8,16",
         "--pyboy-envs",
         "4",
         "--out",
@@ -168,9 +168,19 @@ def test_ppo_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads((tmp_path / "ppo.json").read_text())
-    assert [r["backend"] for r in data["runs"]] == ["emurust", "pyboy"]
-    assert all(r["env_steps"] >= 256 and 0 < r["env_share"] < 1 for r in data["runs"])
-    assert data["ratio"] > 0
+    assert [(r["backend"], r["num_envs"]) for r in data["runs"]] == [
+        ("emurust", 8),
+        ("emurust", 16),
+        ("pyboy", 4),
+    ]
+    for r in data["runs"]:
+        assert r["env_steps"] >= 256
+        assert r["env_share"] > 0
+        assert r["update_share"] > 0
+        assert r["env_share"] + r["update_share"] < 1
+    best = max((r for r in data["runs"] if r["backend"] == "emurust"), key=lambda r: r["sps"])
+    assert data["best_emurust_envs"] == best["num_envs"]
+    assert data["ratio"] == pytest.approx(best["sps"] / data["runs"][2]["sps"])
 
 
 def test_pyboy_api_script_on_the_bundled_game(tmp_path: Path) -> None:

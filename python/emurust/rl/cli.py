@@ -267,7 +267,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     print(
         f"trained {result.global_step:,} steps in {result.seconds:.0f} s "
         f"({result.sps:,.0f} steps/s; {100 * result.env_seconds / result.seconds:.0f}% "
-        "of the time waiting for or handing work to the emulators)"
+        "of the time waiting for or handing work to the emulators, "
+        f"{100 * result.update_seconds / result.seconds:.0f}% in the PPO update)"
     )
     agent, _ = load_agent(out / "agent.pt", args.device)
     n = args.eval_episodes

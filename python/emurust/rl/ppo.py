@@ -189,6 +189,9 @@ class TrainResult:
     seconds: float
     env_seconds: float
     episodes: int
+    #: Wall time in the PPO epochs (GAE, minibatch gradient steps); the rest of ``seconds``
+    #: beyond ``env_seconds`` is policy inference and the rollout buffers.
+    update_seconds: float
     final_mean_return: float
     sps: float
 
@@ -303,6 +306,7 @@ def train(
     global_step = 0
     start = time.perf_counter()
     env_seconds = 0.0
+    update_seconds = 0.0
     bar: Any = None
     if progress:
         from tqdm import tqdm
@@ -397,6 +401,7 @@ def train(
             carry_screen[ids] = screen
             if ram is not None:
                 carry_ram[ids] = ram
+        t_update = time.perf_counter()
         advantages = gae(rewards, values, terms, truncs, config.gamma, config.gae_lambda)
         targets = advantages + values[:-1]
         keep = valid.reshape(-1)  # not the autoreset steps
@@ -413,6 +418,8 @@ def train(
             values[:-1].reshape(-1)[keep],
             rng,
         )
+        # _update ends in .item() calls, which wait for the device: the time is the update's.
+        update_seconds += time.perf_counter() - t_update
         elapsed = time.perf_counter() - start
         row = {
             "seconds": elapsed,
@@ -447,6 +454,7 @@ def train(
         seconds=seconds,
         env_seconds=env_seconds,
         episodes=episodes,
+        update_seconds=update_seconds,
         final_mean_return=float(np.mean(returns)) if returns else float("nan"),
         sps=global_step / seconds,
     )
@@ -455,6 +463,7 @@ def train(
         "global_step": global_step,
         "seconds": round(seconds, 2),
         "env_seconds": round(env_seconds, 2),
+        "update_seconds": round(update_seconds, 2),
         "episodes": episodes,
         "mean_return_last_100": result.final_mean_return,
         "SPS": round(result.sps, 1),
