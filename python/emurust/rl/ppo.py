@@ -149,7 +149,10 @@ class Agent(nn.Module):
         """(action, log-probability, entropy, value); samples an action unless given
         (``greedy``: the most likely one)."""
         h = self.features(screen, ram)
-        dist = Categorical(logits=self.actor(h))
+        # No argument validation: the logits come from a linear layer, and each check is an
+        # `if tensor.all()` that makes the host wait for the GPU (twice per call, with the
+        # sample's check in log_prob).
+        dist = Categorical(logits=self.actor(h), validate_args=False)
         if action is None:
             action = dist.probs.argmax(-1) if greedy else dist.sample()
         return action, dist.log_prob(action), dist.entropy(), self.critic(h).squeeze(-1)
@@ -342,10 +345,14 @@ def train(
         env_seconds += time.perf_counter() - t0
         done_at = t_of[ids] - 1
         had = done_at >= 0
-        rows, cols = done_at[had], ids[had]
-        rewards[rows, cols] = torch.as_tensor(rew[had], device=device)
-        terms[rows, cols] = torch.as_tensor(term[had], dtype=torch.float32, device=device)
-        truncs[rows, cols] = torch.as_tensor(trunc[had], dtype=torch.float32, device=device)
+        if had.any():
+            # Two uploads (indices, then reward/termination/truncation) rather than five.
+            where = torch.as_tensor(np.stack([done_at[had], ids[had]]), device=device)
+            got = np.stack([rew[had], term[had], trunc[had]]).astype(np.float32)
+            results = torch.as_tensor(got, device=device)
+            rewards[where[0], where[1]] = results[0]
+            terms[where[0], where[1]] = results[1]
+            truncs[where[0], where[1]] = results[2]
         ended[ids] = term | trunc
         if "episode" in info:
             done = info["_episode"]
@@ -360,15 +367,16 @@ def train(
         s, r = tensors(screen, ram)
         with torch.no_grad():
             action, logprob, _, value = agent.act(s, r)
-        at = torch.as_tensor(t_of[ids], device=device)
-        cols = torch.as_tensor(ids, device=device)
+        # Rollout rows, env columns and validity in one upload (one copy to a GPU, not three).
+        where = torch.as_tensor(np.stack([t_of[ids], ids, ~ended[ids]]), device=device)
+        at, cols = where[0], where[1]
         screens[at, cols] = s
         if r is not None:
             rams[at, cols] = r
         actions[at, cols] = action
         logprobs[at, cols] = logprob
         values[at, cols] = value
-        valid[at, cols] = torch.as_tensor(~ended[ids], device=device)
+        valid[at, cols] = where[2].bool()
         t0 = time.perf_counter()
         envs.send(action.cpu().numpy(), ids)
         env_seconds += time.perf_counter() - t0
