@@ -938,3 +938,132 @@ fn returning_runs_match_the_reference_path() {
         assert!(logged.contains(&marker), "{marker:#04x} never logged");
     }
 }
+
+/// Random programs built from the instructions straight runs chain through
+/// or stop at (`RunTable::chain`): calls and returns to and from random
+/// instruction starts, conditional jumps, calls and returns, pushes, pops
+/// and `INC SP`/`DEC SP`, bank switches and register arithmetic, under
+/// timer interrupts whose handler sums the interrupted PC's low byte at
+/// 0xC600. The fast path must match the reference path on all of them.
+/// Needs no ROM files.
+#[test]
+fn random_calls_and_branches_match_the_reference_path() {
+    let mut seed = 0x5EED_0001u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as u32
+    };
+    for n in 0..64 {
+        let mut rom = vec![0u8; 4 * 0x4000];
+        rom[0x147] = 0x01; // MBC1
+        rom[0x148] = 0x01; // 4 banks
+        let tma = 0xC0 | (next() as u8 & 0x3F);
+        let put = |rom: &mut [u8], at: usize, bytes: &[u8]| {
+            rom[at..at + bytes.len()].copy_from_slice(bytes)
+        };
+        put(&mut rom, 0x50, &[0xC3, 0x60, 0x00]);
+        // PUSH AF; PUSH HL; LD HL,SP+4; LD A,(HL); LD HL,0xC600; ADD A,(HL);
+        // LD (HL),A; POP HL; POP AF; RETI.
+        put(
+            &mut rom,
+            0x60,
+            &[
+                0xF5, 0xE5, 0xF8, 0x04, 0x7E, 0x21, 0x00, 0xC6, 0x86, 0x77, 0xE1, 0xF1, 0xD9,
+            ],
+        );
+        put(&mut rom, 0x100, &[0x00, 0xC3, 0x50, 0x01]);
+        // LD SP,0xDFF0; TAC = 5; TMA; IE = timer; LD HL,0xC000; EI; JP 0x0200.
+        put(
+            &mut rom,
+            0x150,
+            &[
+                0x31, 0xF0, 0xDF, 0x3E, 0x05, 0xE0, 0x07, 0x3E, tma, 0xE0, 0x06, 0x3E, 0x04, 0xE0,
+                0xFF, 0x21, 0x00, 0xC0, 0xFB, 0xC3, 0x00, 0x02,
+            ],
+        );
+        for bank in 0..4usize {
+            // Instructions from 0x0200 (bank 0) or 0x4000, their starts
+            // noted; jump targets filled in afterwards.
+            let base = if bank == 0 { 0x200 } else { 0x4000 };
+            let (lo, hi) = (bank * 0x4000 + (base & 0x3FFF), bank * 0x4000 + 0x3FF0);
+            let mut at = lo;
+            let mut starts = Vec::new();
+            let mut targets = Vec::new();
+            while at < hi {
+                starts.push(at);
+                let r = next();
+                let op: Vec<u8> = match r % 32 {
+                    0..=9 => {
+                        // LD r,r' / ALU A,r (no (HL), no HALT).
+                        let mut b = 0x40 + (next() % 0x80) as u8;
+                        if b & 7 == 6 || (b < 0x80 && (b >> 3) & 7 == 6) {
+                            b = 0x80 | (b & 0x38) | 0x07;
+                        }
+                        vec![b]
+                    }
+                    10..=11 => vec![[0x04, 0x05, 0x0C, 0x0D, 0x3C, 0x3D][(next() % 6) as usize]],
+                    12..=13 => vec![[0x06, 0x0E, 0x3E][(next() % 3) as usize], next() as u8],
+                    // LD (HL+),A with HL kept in work RAM: LD H,0xC0 first.
+                    14 => vec![0x26, 0xC0 | (next() as u8 & 1), 0x22],
+                    15..=17 => {
+                        targets.push((at + 1, 0xCD));
+                        vec![0xCD, 0, 0]
+                    }
+                    18..=19 => vec![0xC9],
+                    20 => vec![[0xC0, 0xC8, 0xD0, 0xD8][(next() % 4) as usize]],
+                    21..=22 => {
+                        targets.push((at + 1, 0x20));
+                        vec![[0x20, 0x28, 0x30, 0x38][(next() % 4) as usize], 0]
+                    }
+                    23 => {
+                        targets.push((at + 1, 0xC2));
+                        vec![
+                            [0xC2, 0xCA, 0xD2, 0xDA, 0xC4, 0xCC, 0xD4, 0xDC][(next() % 8) as usize],
+                            0,
+                            0,
+                        ]
+                    }
+                    24 => {
+                        targets.push((at + 1, 0xC3));
+                        vec![0xC3, 0, 0]
+                    }
+                    25 => {
+                        targets.push((at + 1, 0x18));
+                        vec![0x18, 0]
+                    }
+                    26 => vec![[0xC5, 0xD5, 0xE5, 0xF5][(next() % 4) as usize]],
+                    27 => vec![[0xC1, 0xD1, 0xF1][(next() % 3) as usize]],
+                    28 => vec![[0x33, 0x3B][(next() % 2) as usize]],
+                    // Bank switch: LD A,n; LD (0x2000),A.
+                    29 => vec![0x3E, (next() % 4) as u8, 0xEA, 0x00, 0x20],
+                    _ => vec![0x00],
+                };
+                let end = (at + op.len()).min(hi);
+                rom[at..end].copy_from_slice(&op[..end - at]);
+                at += op.len();
+            }
+            for (imm, kind) in targets {
+                if imm + 2 > hi {
+                    continue;
+                }
+                let t = starts[(next() as usize) % starts.len()];
+                let addr = if bank == 0 { t } else { 0x4000 | (t & 0x3FFF) };
+                if kind == 0x20 || kind == 0x18 {
+                    let rel = t as isize - (imm as isize + 1);
+                    rom[imm] = rel.clamp(-128, 127) as i8 as u8;
+                } else {
+                    // Now and then into bank 0 from a high bank.
+                    let addr = if bank > 0 && next() % 8 == 0 {
+                        0x200 + next() as usize % 0x3000
+                    } else {
+                        addr
+                    };
+                    rom[imm..imm + 2].copy_from_slice(&(addr as u16).to_le_bytes());
+                }
+            }
+        }
+        compare_rom(&format!("random program {n}"), &rom, 4, |_, _| {});
+    }
+}
