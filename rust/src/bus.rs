@@ -117,7 +117,7 @@ pub struct Hardware {
 
 /// Entries of `Hardware::rets`: more than the `CALL nn`s (6 M-cycles each)
 /// a chained run holds before its last instruction.
-pub(crate) const RET_RING: usize = 64;
+pub(crate) const RET_RING: usize = 32;
 const _: () = assert!(crate::cpu::MAX_CHAIN_CYCLES as usize / 6 < RET_RING);
 
 impl Hardware {

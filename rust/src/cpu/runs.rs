@@ -42,8 +42,10 @@ const BANK: usize = 0x4000;
 
 /// Longest chained run (see [`RunTable::chain`]), in M-cycles, its last
 /// instruction left out. A run that does not fit before the next event
-/// runs up to it (`Bus::rom_runs`).
-pub const MAX_CHAIN_CYCLES: u32 = 192;
+/// runs up to it (`Bus::rom_runs`). The calls such a run holds (6 M-cycles
+/// each) bound `Hardware::rets`, whose 64 bytes per machine keep
+/// `VecGameBoy`'s state per env under 64 KiB.
+pub const MAX_CHAIN_CYCLES: u32 = 186;
 
 /// Passes of [`RunTable::chain`] (each carries chains on through one more
 /// jump, at least).
