@@ -766,3 +766,304 @@ fn chained_runs_match_the_reference_path() {
     assert!(logged > 400, "{logged} bytes logged");
     assert_eq!(fast.peek(0xC300), 0x34);
 }
+
+/// A 64 KiB MBC1 ROM whose runs chain through returns and conditional
+/// branches (`RunTable::chain` in `cpu/runs.rs`: a `RET` back to its run's
+/// `CALL`, checked when it runs; conditional jumps, calls and returns as not
+/// taken), under timer interrupts every 976 T-cycles whose handler logs the
+/// low byte of the interrupted PC at 0xC500 + D, so that an interrupt taken
+/// one instruction early or late shows. Each turn of the main loop calls:
+/// nested calls that return; conditional jumps, calls and returns taken or
+/// not by the turn's count B; a callee that, every fourth turn, replaces
+/// its return address (POP, PUSH) with code in bank 0 that jumps to 0x4500
+/// in bank 1; one that, every eighth turn, overwrites it in memory with
+/// 0xC300 (work RAM); one whose callee skips a level (`INC SP; INC SP;
+/// RET`) on odd turns; and a far call that maps bank 2, chains calls there,
+/// and calls a bank-0 routine that maps bank 3 before it returns into the
+/// bank-2 caller's address; and conditional jumps that, taken, go to bank 1.
+/// Where the returns and jumps go, the code in the bank or
+/// at the address a wrong fetch would read (bank 0's 0x0300 and 0x0500,
+/// bank 1's 0x4600) logs other bytes. Needs no ROM files.
+fn returning_runs_rom() -> Vec<u8> {
+    let mut rom = vec![0u8; 4 * 0x4000];
+    rom[0x147] = 0x01; // MBC1
+    rom[0x148] = 0x01; // 4 banks
+    let mut put = |at: usize, bytes: &[u8]| rom[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0x40, &[0xD9]); // VBlank: RETI
+    put(0x50, &[0xC3, 0x60, 0x00]); // Timer: JP 0x0060
+                                    // PUSH AF; PUSH HL; LD HL,SP+4; LD A,(HL); INC D; LD L,D; LD H,0xC5;
+                                    // LD (HL),A; POP HL; POP AF; RETI.
+    put(
+        0x60,
+        &[
+            0xF5, 0xE5, 0xF8, 0x04, 0x7E, 0x14, 0x6A, 0x26, 0xC5, 0x77, 0xE1, 0xF1, 0xD9,
+        ],
+    );
+    put(0x100, &[0x00, 0xC3, 0x50, 0x01]); // NOP; JP 0x0150
+    let wram_code_at = 0x0800;
+    let main: &[u8] = &[
+        0x31, 0xF0, 0xDF, // LD SP,0xDFF0
+        0x3E, 0x05, 0xE0, 0x07, // TAC = 5: 262,144 Hz
+        0x3E, 0xC3, 0xE0, 0x06, // TMA = 0xC3: overflow every 976 T-cycles
+        0x3E, 0x04, 0xE0, 0xFF, // IE = timer
+        0x21, 0x00, 0x08, // LD HL,0x0800
+        0x11, 0x00, 0xC3, // LD DE,0xC300
+        0x06, 0x08, // LD B,8
+        0x2A, 0x12, 0x13, 0x05, 0x20,
+        0xFA, // copy: LD A,(HL+); LD (DE),A; INC DE; DEC B; JR NZ
+        0x21, 0x00, 0xC0, // LD HL,0xC000
+        0x06, 0x00, 0x0E, 0x00, // LD B,0; LD C,0
+        0xFB, // EI
+    ];
+    let loop_at = 0x150 + main.len();
+    let back1 = loop_at + 1 + 3 * 3;
+    let back2 = back1 + 3;
+    let [l1, h1] = (back1 as u16).to_le_bytes();
+    let [l2, h2] = (back2 as u16).to_le_bytes();
+    let [ll, hl] = (loop_at as u16).to_le_bytes();
+    let body: &[u8] = &[
+        0x04, // INC B
+        0xCD, 0x00, 0x02, // CALL f1
+        0xCD, 0x20, 0x02, // CALL g
+        0xCD, 0x40, 0x02, // CALL h (return rewritten: POP/PUSH)
+        0xCD, 0x80, 0x02, // back1: CALL k (return overwritten in memory)
+        0xCD, 0xA0, 0x02, // back2: CALL fskip
+        0xCD, 0xC0, 0x02, // CALL far
+        0xCD, 0x40, 0x03, // CALL m (conditional jumps into bank 1)
+        0x7C, 0xE6, 0xC1, 0x67, // keep HL in 0xC000..0xC1FF
+        0xC3, ll, hl, // JP loop
+    ];
+    put(0x150, main);
+    put(loop_at, body);
+    // f1: INC C; CALL f2; LD A,C; LD (HL+),A; RET. f2: LD A,B; ADD A,C;
+    // LD (HL+),A; RET.
+    put(0x200, &[0x0C, 0xCD, 0x10, 0x02, 0x79, 0x22, 0xC9]);
+    put(0x210, &[0x78, 0x81, 0x22, 0xC9]);
+    // g: LD A,B; AND 1; JR Z,+1; INC C; INC C; LD A,B; AND 2; CALL NZ,f2;
+    // BIT 2,B; RET Z; LD A,C; LD (HL+),A; RET.
+    put(
+        0x220,
+        &[
+            0x78, 0xE6, 0x01, 0x28, 0x01, 0x0C, 0x0C, 0x78, 0xE6, 0x02, 0xC4, 0x10, 0x02, 0xCB,
+            0x50, 0xC8, 0x79, 0x22, 0xC9,
+        ],
+    );
+    // h: LD A,B; AND 3; RET NZ; POP AF; PUSH HL; LD HL,0x0260; PUSH HL;
+    // RET.
+    put(
+        0x240,
+        &[
+            0x78, 0xE6, 0x03, 0xC0, 0xF1, 0xE5, 0x21, 0x60, 0x02, 0xE5, 0xC9,
+        ],
+    );
+    // 0x0260: POP HL; LD A,0xAA; LD (HL+),A; JP 0x4500. Bank 1's 0x4500
+    // logs 0x41 and goes back; bank 0's 0x0500 (what a fetch from the
+    // wrong bank would read) logs 0x05.
+    put(0x260, &[0xE1, 0x3E, 0xAA, 0x22, 0xC3, 0x00, 0x45]);
+    put(0x4500, &[0x3E, 0x41, 0x22, 0xC3, l1, h1]);
+    put(0x0500, &[0x3E, 0x05, 0x22, 0xC3, l1, h1]);
+    // k: LD A,B; AND 7; RET NZ; PUSH HL; LD HL,SP+2; LD (HL),0x00; INC HL;
+    // LD (HL),0xC3; POP HL; RET (to 0xC300: LD A,0xC3; LD (HL+),A; JP
+    // back2). Bank 0's 0x0300 logs 0x03.
+    put(
+        0x280,
+        &[
+            0x78, 0xE6, 0x07, 0xC0, 0xE5, 0xF8, 0x02, 0x36, 0x00, 0x23, 0x36, 0xC3, 0xE1, 0xC9,
+        ],
+    );
+    put(wram_code_at, &[0x3E, 0xC3, 0x22, 0xC3, l2, h2, 0x00, 0x00]);
+    put(0x0300, &[0x3E, 0x03, 0x22, 0xC3, l2, h2]);
+    // fskip: CALL fpop; LD A,0xDD; LD (HL+),A; RET. fpop: LD A,B; AND 1;
+    // RET Z; INC SP; INC SP; RET (to fskip's caller).
+    put(0x2A0, &[0xCD, 0xB0, 0x02, 0x3E, 0xDD, 0x22, 0xC9]);
+    put(0x2B0, &[0x78, 0xE6, 0x01, 0xC8, 0x33, 0x33, 0xC9]);
+    // far: LD A,2; LD (0x2000),A; CALL 0x4600; LD A,1; LD (0x2000),A; RET.
+    put(
+        0x2C0,
+        &[
+            0x3E, 0x02, 0xEA, 0x00, 0x20, 0xCD, 0x00, 0x46, 0x3E, 0x01, 0xEA, 0x00, 0x20, 0xC9,
+        ],
+    );
+    // Bank 2 at 0x4600: LD A,0x22; LD (HL+),A; CALL 0x4610; CALL 0x0700;
+    // LD A,0x23; LD (HL+),A; RET / 0x4610: INC C; RET. Bank 0's 0x0700
+    // maps bank 3 and returns, to bank 3's 0x4609: LD A,0x33; LD (HL+),A;
+    // RET. Bank 1's 0x4600 logs 0x11.
+    put(
+        2 * 0x4000 + 0x600,
+        &[
+            0x3E, 0x22, 0x22, 0xCD, 0x10, 0x46, 0xCD, 0x00, 0x07, 0x3E, 0x23, 0x22, 0xC9,
+        ],
+    );
+    put(2 * 0x4000 + 0x610, &[0x0C, 0xC9]);
+    put(0x0700, &[0x3E, 0x03, 0xEA, 0x00, 0x20, 0xC9]);
+    put(3 * 0x4000 + 0x609, &[0x3E, 0x33, 0x22, 0xC9]);
+    put(0x4600, &[0x3E, 0x11, 0x22, 0xC9]);
+    // m: LD A,B; AND 1; JP NZ,0x4780; LD A,B; AND 2; JR NZ,+11; NOP (10
+    // times); RET; JP 0x4780. Taken, the jumps leave the bank the run
+    // reads its code from: bank 1's 0x4780 logs 0x47, bank 0's 0x0780
+    // 0x07.
+    put(
+        0x340,
+        &[
+            0x78, 0xE6, 0x01, 0xC2, 0x80, 0x47, 0x78, 0xE6, 0x02, 0x20, 0x0B,
+        ],
+    );
+    put(0x355, &[0xC9, 0xC3, 0x80, 0x47]);
+    put(0x4780, &[0x3E, 0x47, 0x22, 0xC9]);
+    put(0x0780, &[0x3E, 0x07, 0x22, 0xC9]);
+    rom
+}
+
+#[test]
+fn returning_runs_match_the_reference_path() {
+    let fast = compare_rom("returning runs", &returning_runs_rom(), 30, |_, _| {});
+    // Timer interrupts came, and every way back was taken.
+    let interrupted = (0xC500..=0xC5FFu16).filter(|&a| fast.peek(a) != 0).count();
+    eprintln!(
+        "{:?} log {:02x?}",
+        fast.registers(),
+        (0xC000..0xC040u16)
+            .map(|a| fast.peek(a))
+            .collect::<Vec<_>>()
+    );
+    eprintln!(
+        "irq {:02x?}",
+        (0xC500..0xC520u16)
+            .map(|a| fast.peek(a))
+            .collect::<Vec<_>>()
+    );
+    assert!(interrupted > 200, "{interrupted} interrupted PCs logged");
+    let logged: Vec<u8> = (0xC000..=0xC1FFu16).map(|a| fast.peek(a)).collect();
+    for marker in [0xAA, 0x41, 0xC3, 0xDD, 0x22, 0x33, 0x47] {
+        assert!(logged.contains(&marker), "{marker:#04x} never logged");
+    }
+}
+
+/// Random programs built from the instructions straight runs chain through
+/// or stop at (`RunTable::chain`): calls and returns to and from random
+/// instruction starts, conditional jumps, calls and returns, pushes, pops
+/// and `INC SP`/`DEC SP`, bank switches and register arithmetic, under
+/// timer interrupts whose handler sums the interrupted PC's low byte at
+/// 0xC600. The fast path must match the reference path on all of them.
+/// Needs no ROM files.
+#[test]
+fn random_calls_and_branches_match_the_reference_path() {
+    let mut seed = 0x5EED_0001u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as u32
+    };
+    for n in 0..64 {
+        let mut rom = vec![0u8; 4 * 0x4000];
+        rom[0x147] = 0x01; // MBC1
+        rom[0x148] = 0x01; // 4 banks
+        let tma = 0xC0 | (next() as u8 & 0x3F);
+        let put = |rom: &mut [u8], at: usize, bytes: &[u8]| {
+            rom[at..at + bytes.len()].copy_from_slice(bytes)
+        };
+        put(&mut rom, 0x50, &[0xC3, 0x60, 0x00]);
+        // PUSH AF; PUSH HL; LD HL,SP+4; LD A,(HL); LD HL,0xC600; ADD A,(HL);
+        // LD (HL),A; POP HL; POP AF; RETI.
+        put(
+            &mut rom,
+            0x60,
+            &[
+                0xF5, 0xE5, 0xF8, 0x04, 0x7E, 0x21, 0x00, 0xC6, 0x86, 0x77, 0xE1, 0xF1, 0xD9,
+            ],
+        );
+        put(&mut rom, 0x100, &[0x00, 0xC3, 0x50, 0x01]);
+        // LD SP,0xDFF0; TAC = 5; TMA; IE = timer; LD HL,0xC000; EI; JP 0x0200.
+        put(
+            &mut rom,
+            0x150,
+            &[
+                0x31, 0xF0, 0xDF, 0x3E, 0x05, 0xE0, 0x07, 0x3E, tma, 0xE0, 0x06, 0x3E, 0x04, 0xE0,
+                0xFF, 0x21, 0x00, 0xC0, 0xFB, 0xC3, 0x00, 0x02,
+            ],
+        );
+        for bank in 0..4usize {
+            // Instructions from 0x0200 (bank 0) or 0x4000, their starts
+            // noted; jump targets filled in afterwards.
+            let base = if bank == 0 { 0x200 } else { 0x4000 };
+            let (lo, hi) = (bank * 0x4000 + (base & 0x3FFF), bank * 0x4000 + 0x3FF0);
+            let mut at = lo;
+            let mut starts = Vec::new();
+            let mut targets = Vec::new();
+            while at < hi {
+                starts.push(at);
+                let r = next();
+                let op: Vec<u8> = match r % 32 {
+                    0..=9 => {
+                        // LD r,r' / ALU A,r (no (HL), no HALT).
+                        let mut b = 0x40 + (next() % 0x80) as u8;
+                        if b & 7 == 6 || (b < 0x80 && (b >> 3) & 7 == 6) {
+                            b = 0x80 | (b & 0x38) | 0x07;
+                        }
+                        vec![b]
+                    }
+                    10..=11 => vec![[0x04, 0x05, 0x0C, 0x0D, 0x3C, 0x3D][(next() % 6) as usize]],
+                    12..=13 => vec![[0x06, 0x0E, 0x3E][(next() % 3) as usize], next() as u8],
+                    // LD (HL+),A with HL kept in work RAM: LD H,0xC0 first.
+                    14 => vec![0x26, 0xC0 | (next() as u8 & 1), 0x22],
+                    15..=17 => {
+                        targets.push((at + 1, 0xCD));
+                        vec![0xCD, 0, 0]
+                    }
+                    18..=19 => vec![0xC9],
+                    20 => vec![[0xC0, 0xC8, 0xD0, 0xD8][(next() % 4) as usize]],
+                    21..=22 => {
+                        targets.push((at + 1, 0x20));
+                        vec![[0x20, 0x28, 0x30, 0x38][(next() % 4) as usize], 0]
+                    }
+                    23 => {
+                        targets.push((at + 1, 0xC2));
+                        vec![
+                            [0xC2, 0xCA, 0xD2, 0xDA, 0xC4, 0xCC, 0xD4, 0xDC][(next() % 8) as usize],
+                            0,
+                            0,
+                        ]
+                    }
+                    24 => {
+                        targets.push((at + 1, 0xC3));
+                        vec![0xC3, 0, 0]
+                    }
+                    25 => {
+                        targets.push((at + 1, 0x18));
+                        vec![0x18, 0]
+                    }
+                    26 => vec![[0xC5, 0xD5, 0xE5, 0xF5][(next() % 4) as usize]],
+                    27 => vec![[0xC1, 0xD1, 0xF1][(next() % 3) as usize]],
+                    28 => vec![[0x33, 0x3B][(next() % 2) as usize]],
+                    // Bank switch: LD A,n; LD (0x2000),A.
+                    29 => vec![0x3E, (next() % 4) as u8, 0xEA, 0x00, 0x20],
+                    _ => vec![0x00],
+                };
+                let end = (at + op.len()).min(hi);
+                rom[at..end].copy_from_slice(&op[..end - at]);
+                at += op.len();
+            }
+            for (imm, kind) in targets {
+                if imm + 2 > hi {
+                    continue;
+                }
+                let t = starts[(next() as usize) % starts.len()];
+                let addr = if bank == 0 { t } else { 0x4000 | (t & 0x3FFF) };
+                if kind == 0x20 || kind == 0x18 {
+                    let rel = t as isize - (imm as isize + 1);
+                    rom[imm] = rel.clamp(-128, 127) as i8 as u8;
+                } else {
+                    // Now and then into bank 0 from a high bank.
+                    let addr = if bank > 0 && next() % 8 == 0 {
+                        0x200 + next() as usize % 0x3000
+                    } else {
+                        addr
+                    };
+                    rom[imm..imm + 2].copy_from_slice(&(addr as u16).to_le_bytes());
+                }
+            }
+        }
+        compare_rom(&format!("random program {n}"), &rom, 4, |_, _| {});
+    }
+}

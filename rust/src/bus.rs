@@ -105,7 +105,20 @@ pub struct Hardware {
     /// (`crate::hooks`). Transient: not part of save states.
     deadline: u64,
     pub deadline_hit: bool,
+    /// The return addresses of the `CALL nn`s of a straight ROM run, a
+    /// ring indexed by `Bus::depth` (mod its length), so that a `RET` the
+    /// run was chained through (`RunTable::chain`) is checked against the
+    /// `CALL` it returns from. A run holds fewer calls than the ring, so the
+    /// entry a chained `RET` reads is always one its own run wrote. Here
+    /// rather than in the bus, whose size its moves by value are sensitive
+    /// to. Transient: not part of save states.
+    pub(crate) rets: [u16; RET_RING],
 }
+
+/// Entries of `Hardware::rets`: more than the `CALL nn`s (6 M-cycles each)
+/// a chained run holds before its last instruction.
+pub(crate) const RET_RING: usize = 32;
+const _: () = assert!(crate::cpu::MAX_CHAIN_CYCLES as usize / 6 < RET_RING);
 
 impl Hardware {
     pub fn new(cart: Cartridge, boot_rom: Option<Arc<[u8; 256]>>) -> Hardware {
@@ -146,6 +159,7 @@ impl Hardware {
             frame_start: 0,
             deadline: u64::MAX,
             deadline_hit: false,
+            rets: [0; RET_RING],
         };
         hw.reschedule();
         hw

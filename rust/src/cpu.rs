@@ -21,7 +21,9 @@ mod trace;
 
 #[cfg(test)]
 use runs::{max_cycles, run_role, RunRole, RunTable};
-pub(crate) use runs::{Code, Countdown, IdleLoop, PollLoop, POLL_CYCLES, POLL_TURN_CYCLES};
+pub(crate) use runs::{
+    Code, Countdown, IdleLoop, PollLoop, MAX_CHAIN_CYCLES, POLL_CYCLES, POLL_TURN_CYCLES,
+};
 pub use trace::{instruction_length, DiagBus, Diagnostics, Fault, StepKind, TraceEntry};
 
 use crate::error::{Error, Result};
@@ -117,6 +119,25 @@ pub trait RunHooks: CpuBus {
     /// its mode or IME, or has stepped a non-running state).
     #[inline(always)]
     fn recheck(&mut self) {}
+
+    /// A conditional jump, call or return was taken. Straight runs of ROM
+    /// code chain through them as not taken (`RunTable::chain`): the run
+    /// ends after this one.
+    #[inline(always)]
+    fn branch_taken(&mut self) {}
+    /// `CALL nn` pushed the return address `ret`: a straight run of ROM code
+    /// remembers it, to check the matching `RET` against it.
+    #[inline(always)]
+    fn called(&mut self, ret: u16) {
+        let _ = ret;
+    }
+    /// `RET` popped `to` (PC now): a straight run of ROM code goes on only
+    /// if that is the address its matching `CALL nn` pushed (the run was
+    /// chained through the return, `RunTable::chain`).
+    #[inline(always)]
+    fn returned(&mut self, to: u16) {
+        let _ = to;
+    }
 
     /// Whether [`RunHooks::run_straight`] can run straight-line runs of ROM
     /// and work-RAM code (`cpu/runs.rs`); a compile-time constant.

@@ -2,7 +2,7 @@
 //! the clock, the fetch window, the per-M-cycle tick, and the modes of the
 //! straight runs (`runs.rs`) and of OAM DMA.
 
-use super::{Hardware, Ram, HRAM_BASE, WRAM_SIZE};
+use super::{Hardware, Ram, HRAM_BASE, RET_RING, WRAM_SIZE};
 use crate::cpu::{Code, Cpu, CpuBus, DebugHooks, RunHooks, Straight};
 use crate::serial::IRQ_SERIAL;
 use crate::timer::IRQ_TIMER;
@@ -62,6 +62,9 @@ pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
     /// hardware, and every component catches up lazily, so the outcome is
     /// the same.
     pub(super) slow: bool,
+    /// [`ROM_RUN`]: calls less returns so far in the run (wrapping), the
+    /// index of `Hardware::rets`.
+    pub(super) depth: u8,
 }
 
 /// [`Bus`] modes: the normal fast bus, and those of straight runs.
@@ -111,6 +114,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             strayed: false,
             limit: 0,
             slow: false,
+            depth: 0,
         }
     }
 }
@@ -296,6 +300,32 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
             // The CPU changed its mode or IME: the run ends here.
             self.limit = 0;
             self.slow = true;
+        }
+    }
+
+    #[inline(always)]
+    fn branch_taken(&mut self) {
+        if STRAIGHT == ROM_RUN {
+            self.limit = 0;
+        }
+    }
+
+    #[inline(always)]
+    fn called(&mut self, ret: u16) {
+        if STRAIGHT == ROM_RUN {
+            self.hw.rets[self.depth as usize % RET_RING] = ret;
+            self.depth = self.depth.wrapping_add(1);
+        }
+    }
+
+    #[inline(always)]
+    fn returned(&mut self, to: u16) {
+        if STRAIGHT == ROM_RUN {
+            self.depth = self.depth.wrapping_sub(1);
+            if self.hw.rets[self.depth as usize % RET_RING] != to {
+                // Not where the run's CALL would return: the run ends.
+                self.limit = 0;
+            }
         }
     }
 }

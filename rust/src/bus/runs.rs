@@ -60,6 +60,9 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             // changed.
             let mut run = bus.run_bus::<ROM_RUN>(&NO_BANK);
             let mut bank_start = usize::MAX;
+            // An instruction starting before this ends before the next
+            // event.
+            let horizon = run.next_event.saturating_sub(LONGEST_INSTRUCTION);
             let outcome = loop {
                 let pc = cpu.pc();
                 if pc >= 0x8000 {
@@ -80,16 +83,11 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     None => break Some(Straight::Step),
                 };
                 // Every tick of the run, its last instruction at its
-                // longest, must come before the next event.
-                let mut end = run.now + 4 * cycles as u64;
-                if end + LONGEST_INSTRUCTION >= run.next_event {
-                    // The chained run is too long: the run up to the first
-                    // jump may fit.
-                    let plain = run.code.runs.at(off).unwrap_or(0);
-                    end = run.now + 4 * plain as u64;
-                    if plain >= cycles || end + LONGEST_INSTRUCTION >= run.next_event {
-                        break Some(Straight::Wait);
-                    }
+                // longest, must come before the next event: a run that
+                // does not fit stops at the first instruction ending after
+                // `horizon`.
+                if run.now >= horizon {
+                    break Some(Straight::Wait);
                 }
                 if off & !0x3FFF != bank_start {
                     // Chained runs assume the bank is mapped where it
@@ -105,9 +103,11 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     run.bank = bank;
                     bank_start = off & !0x3FFF;
                 }
-                // All instructions but the last end by `end`; the last
-                // after it.
-                run.limit = end + 1;
+                // The run stops after the instruction that starts at the
+                // end of its `cycles` (its last), or earlier: at the
+                // horizon, or after a branch that leaves its predicted
+                // path (`RunHooks::branch_taken`, `RunHooks::returned`).
+                run.limit = (run.now + 4 * cycles as u64 + 1).min(horizon);
                 loop {
                     let op = cpu.fetch8(&mut run);
                     cpu.execute(op, &mut run);
@@ -217,6 +217,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             strayed: false,
             limit: 0,
             slow: false,
+            depth: 0,
         }
     }
 

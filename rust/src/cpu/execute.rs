@@ -74,7 +74,7 @@ impl Cpu {
             0x1E => self.e = self.fetch8(bus),
             0x1F => self.rra(),
 
-            0x20 => self.jr(bus, !self.flag_z()),
+            0x20 => self.jr_cc(bus, !self.flag_z()),
             0x21 => {
                 let v = self.fetch16(bus);
                 self.set_hl(v);
@@ -92,7 +92,7 @@ impl Cpu {
             0x25 => self.h = self.dec8(self.h),
             0x26 => self.h = self.fetch8(bus),
             0x27 => self.daa(),
-            0x28 => self.jr(bus, self.flag_z()),
+            0x28 => self.jr_cc(bus, self.flag_z()),
             0x29 => self.add_hl(bus, self.hl()),
             0x2A => {
                 let hl = self.hl();
@@ -108,7 +108,7 @@ impl Cpu {
             0x2E => self.l = self.fetch8(bus),
             0x2F => self.cpl(),
 
-            0x30 => self.jr(bus, !self.flag_c()),
+            0x30 => self.jr_cc(bus, !self.flag_c()),
             0x31 => self.sp = self.fetch16(bus),
             0x32 => {
                 let hl = self.hl();
@@ -136,7 +136,7 @@ impl Cpu {
                 bus.write(self.hl(), v);
             }
             0x37 => self.scf(),
-            0x38 => self.jr(bus, self.flag_c()),
+            0x38 => self.jr_cc(bus, self.flag_c()),
             0x39 => self.add_hl(bus, self.sp),
             0x3A => {
                 let hl = self.hl();
@@ -319,57 +319,65 @@ impl Cpu {
             0xBF => self.alu_cp(self.a),
 
             // ---- 0xC0-0xFF: control flow, stack, immediates, I/O ----
-            0xC0 => self.ret_cc(bus, !self.flag_z()),
+            0xC0 => self.ret_cc_run(bus, !self.flag_z()),
             0xC1 => {
                 let v = self.pop16(bus);
                 self.set_bc(v);
             }
-            0xC2 => self.jp(bus, !self.flag_z()),
+            0xC2 => self.jp_cc(bus, !self.flag_z()),
             0xC3 => self.jp(bus, true),
-            0xC4 => self.call(bus, !self.flag_z()),
+            0xC4 => self.call_cc(bus, !self.flag_z()),
             0xC5 => self.push16(bus, self.bc()),
             0xC6 => {
                 let v = self.fetch8(bus);
                 self.alu_add(v);
             }
             0xC7 => self.rst(bus, 0x00),
-            0xC8 => self.ret_cc(bus, self.flag_z()),
-            0xC9 => self.ret(bus),
-            0xCA => self.jp(bus, self.flag_z()),
+            0xC8 => self.ret_cc_run(bus, self.flag_z()),
+            0xC9 => {
+                self.ret(bus);
+                bus.returned(self.pc);
+            }
+            0xCA => self.jp_cc(bus, self.flag_z()),
             0xCB => {
                 let op2 = self.fetch8(bus);
                 self.execute_cb(op2, bus);
             }
-            0xCC => self.call(bus, self.flag_z()),
-            0xCD => self.call(bus, true),
+            0xCC => self.call_cc(bus, self.flag_z()),
+            0xCD => {
+                // The address pushed: the one after the immediate.
+                let ret = self.pc.wrapping_add(2);
+                self.call(bus, true);
+                bus.called(ret);
+            }
             0xCE => {
                 let v = self.fetch8(bus);
                 self.alu_adc(v);
             }
             0xCF => self.rst(bus, 0x08),
 
-            0xD0 => self.ret_cc(bus, !self.flag_c()),
+            0xD0 => self.ret_cc_run(bus, !self.flag_c()),
             0xD1 => {
                 let v = self.pop16(bus);
                 self.set_de(v);
             }
-            0xD2 => self.jp(bus, !self.flag_c()),
-            0xD4 => self.call(bus, !self.flag_c()),
+            0xD2 => self.jp_cc(bus, !self.flag_c()),
+            0xD4 => self.call_cc(bus, !self.flag_c()),
             0xD5 => self.push16(bus, self.de()),
             0xD6 => {
                 let v = self.fetch8(bus);
                 self.alu_sub(v);
             }
             0xD7 => self.rst(bus, 0x10),
-            0xD8 => self.ret_cc(bus, self.flag_c()),
+            0xD8 => self.ret_cc_run(bus, self.flag_c()),
             0xD9 => {
                 // RETI: like RET, IME=1 immediately (no EI delay).
                 self.ret(bus);
                 self.ime = true;
                 bus.recheck();
             }
-            0xDA => self.jp(bus, self.flag_c()),
-            0xDC => self.call(bus, self.flag_c()),
+            0xDA => self.jp_cc(bus, self.flag_c()),
+            0xDC => self.call_cc(bus, self.flag_c()),
             0xDE => {
                 let v = self.fetch8(bus);
                 self.alu_sbc(v);
@@ -458,6 +466,43 @@ impl Cpu {
                 self.mode = Mode::Locked;
                 bus.recheck();
             }
+        }
+    }
+}
+
+/// Conditional jumps, calls and returns: straight runs chain through them
+/// as not taken (`RunTable::chain`), so a taken one tells the bus
+/// (`RunHooks::branch_taken`).
+impl Cpu {
+    #[inline(always)]
+    fn jr_cc<B: CpuHost>(&mut self, bus: &mut B, taken: bool) {
+        self.jr(bus, taken);
+        if taken {
+            bus.branch_taken();
+        }
+    }
+
+    #[inline(always)]
+    fn jp_cc<B: CpuHost>(&mut self, bus: &mut B, taken: bool) {
+        self.jp(bus, taken);
+        if taken {
+            bus.branch_taken();
+        }
+    }
+
+    #[inline(always)]
+    fn call_cc<B: CpuHost>(&mut self, bus: &mut B, taken: bool) {
+        self.call(bus, taken);
+        if taken {
+            bus.branch_taken();
+        }
+    }
+
+    #[inline(always)]
+    fn ret_cc_run<B: CpuHost>(&mut self, bus: &mut B, taken: bool) {
+        self.ret_cc(bus, taken);
+        if taken {
+            bus.branch_taken();
         }
     }
 }

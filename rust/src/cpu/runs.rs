@@ -40,9 +40,22 @@ pub const MAX_RUN_CYCLES: u32 = 96;
 /// Bytes per ROM bank (the unit a run stays within).
 const BANK: usize = 0x4000;
 
+/// Longest chained run (see [`RunTable::chain`]), in M-cycles, its last
+/// instruction left out. A run that does not fit before the next event
+/// runs up to it (`Bus::rom_runs`). The calls such a run holds (6 M-cycles
+/// each) bound `Hardware::rets`, whose 64 bytes per machine keep
+/// `VecGameBoy`'s state per env under 64 KiB.
+pub const MAX_CHAIN_CYCLES: u32 = 186;
+
 /// Passes of [`RunTable::chain`] (each carries chains on through one more
 /// jump, at least).
-const CHAIN_PASSES: usize = 6;
+const CHAIN_PASSES: usize = 8;
+
+const _: () = assert!(MAX_CHAIN_CYCLES < IDLE as u32);
+
+/// M-cycles of `CALL nn` and of `RET`.
+const CALL_CYCLES: u32 = 6;
+const RET_CYCLES: u32 = 4;
 
 /// What a run does with an opcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,10 +146,13 @@ pub fn max_cycles(op: u8, next: u8) -> Option<u8> {
 ///
 /// A second table, `chained`, holds the same runs carried on through
 /// unconditional jumps and calls to a fixed address in the same 16 KiB bank
-/// (`JR e`, `JP nn`, `CALL nn`): their targets and M-cycles are as fixed as
-/// a plain instruction's, so such a run still ends at a known instruction,
-/// and one admission (the event check before a run) covers what took
-/// several. Both tables are shared like the ROM.
+/// (`JR e`, `JP nn`, `CALL nn`), through conditional ones as not taken and
+/// through returns to their run's call (see [`RunTable::chain`]), so that
+/// one admission (the event check before a run) covers what took several.
+/// A chained run's entry is a lower bound of the M-cycles its predicted
+/// path takes before its last instruction: every instruction that starts
+/// by then lies on that path, in the bank, and a branch that leaves the
+/// path ends the run after it. Both tables are shared like the ROM.
 #[derive(Debug)]
 pub struct RunTable {
     entries: Box<[u8]>,
@@ -336,16 +352,33 @@ impl RunTable {
         RunTable { entries, chained }
     }
 
-    /// Passes over `entries` that carry runs on through unconditional jumps
-    /// and calls to a fixed address in the bank of the jump (as the bank is
-    /// usually mapped: offsets below 0x4000 at 0x0000-0x3FFF, the others at
-    /// 0x4000-0x7FFF; `Bus::rom_runs` takes no run where the mapping is
-    /// otherwise). An entry only grows from one pass to the next, each
-    /// value the exact M-cycles of a prefix of the code's one path, all its
-    /// instructions but the last; a poll loop, an idle loop or a missing
-    /// run ends the chain, as does the cap. Loops chain around up to it.
+    /// Passes over `entries` that carry runs on through jumps, calls and
+    /// returns whose outcome is fixed or checked when they run, in the bank
+    /// of the jump (as the bank is usually mapped: offsets below 0x4000 at
+    /// 0x0000-0x3FFF, the others at 0x4000-0x7FFF; `Bus::rom_runs` takes no
+    /// run where the mapping is otherwise):
+    ///
+    /// * `JR e`, `JP nn` and `CALL nn` to a fixed address in the bank;
+    /// * conditional jumps, calls and returns, as not taken (a taken one
+    ///   ends the run after it: `RunHooks::branch_taken`);
+    /// * `RET` back to the instruction after a `CALL nn` of the same run
+    ///   (the callee's run ends with a `RET` that returns from it, none of
+    ///   its own calls outstanding), as checked when it runs against the
+    ///   address that `CALL` pushed (`RunHooks::returned`; any other
+    ///   address ends the run after the `RET`).
+    ///
+    /// An entry only grows from one pass to the next, each value the
+    /// M-cycles of a prefix of the code's one predicted path, all its
+    /// instructions but the last, or [`MAX_CHAIN_CYCLES`] where the path is
+    /// longer (the run then stops after the instruction running at the
+    /// cap); a poll loop, an idle loop or a missing run ends the chain.
+    /// Loops chain around up to the cap.
     fn chain(rom: &[u8], entries: &[u8]) -> Box<[u8]> {
         let mut chained = entries.to_vec().into_boxed_slice();
+        // Per offset: whether its chained run ends with a `RET` that
+        // returns from the code it starts in (no call of the run
+        // outstanding).
+        let mut returns = vec![false; rom.len()];
         for bank in (0..rom.len()).step_by(BANK) {
             let end = (bank + BANK).min(rom.len());
             for _pass in 0..CHAIN_PASSES {
@@ -356,23 +389,52 @@ impl RunTable {
                     }
                     let op = rom[off];
                     let len = instruction_length(op) as usize;
-                    let next = match (run_role(op), op) {
-                        (RunRole::Plain, _) if off + len < end => off + len,
-                        (_, 0x18 | 0xC3 | 0xCD) if off + len <= end => {
-                            match Self::jump_target(rom, off, bank) {
-                                Some(t) if t < end => t,
-                                _ => continue,
-                            }
-                        }
-                        _ => continue,
+                    if off + len > end {
+                        continue;
+                    }
+                    // The run after `next` (when it starts one), `cycles`
+                    // M-cycles later.
+                    let then = |next: usize, cycles: u32| {
+                        (next < end && chained[next] < IDLE)
+                            .then(|| (cycles + chained[next] as u32, returns[next]))
                     };
-                    let after = chained[next];
-                    let cycles = max_cycles(op, rom[off + 1]).unwrap_or(0);
-                    if after < IDLE
-                        && (cycles + after) as u32 <= MAX_RUN_CYCLES
-                        && cycles + after > chained[off]
-                    {
-                        chained[off] = cycles + after;
+                    let found = match (run_role(op), op) {
+                        (RunRole::Plain, _) => {
+                            let next_byte = rom.get(off + 1).copied().unwrap_or(0);
+                            then(off + len, max_cycles(op, next_byte).unwrap_or(0) as u32)
+                        }
+                        (_, 0xC9) => Some((0, true)),
+                        (_, 0x18 | 0xC3) => Self::jump_target(rom, off, bank)
+                            .and_then(|t| then(t, max_cycles(op, 0).unwrap_or(0) as u32)),
+                        (_, 0xCD) => Self::jump_target(rom, off, bank).and_then(|t| {
+                            // Through the callee and its return (RET: 4
+                            // M-cycles), or into it.
+                            let into = then(t, CALL_CYCLES);
+                            match into {
+                                Some((c, true)) => then(off + len, c + RET_CYCLES).or(into),
+                                _ => into.map(|(c, _)| (c, false)),
+                            }
+                        }),
+                        // Not taken: JR cc, JP cc, CALL cc, RET cc.
+                        (_, 0x20 | 0x28 | 0x30 | 0x38) => then(off + len, 2),
+                        (_, 0xC2 | 0xCA | 0xD2 | 0xDA | 0xC4 | 0xCC | 0xD4 | 0xDC) => {
+                            then(off + len, 3)
+                        }
+                        (_, 0xC0 | 0xC8 | 0xD0 | 0xD8) => then(off + len, 2),
+                        _ => None,
+                    };
+                    let Some((mut cycles, mut ret)) = found else {
+                        continue;
+                    };
+                    if cycles > MAX_CHAIN_CYCLES {
+                        // Cut at the cap: the run stops after the
+                        // instruction running at it, somewhere on the path.
+                        (cycles, ret) = (MAX_CHAIN_CYCLES, false);
+                    }
+                    let now = chained[off] as u32;
+                    if cycles > now || (cycles == now && ret && !returns[off]) {
+                        chained[off] = cycles as u8;
+                        returns[off] = ret;
                         changed = true;
                     }
                 }

@@ -508,14 +508,24 @@ fn run_table_entries() {
 #[test]
 fn chained_run_table_entries() {
     let mut rom = vec![0u8; 0x10000];
-    // 0x0000: LD A,5 (2); JP 0x0010 (4) / 0x0010: INC A (1); CALL 0x0020 (6) /
-    // 0x0020: INC B (1); RET.
+    // 0x0000: LD A,5 (2); JP 0x0010 (4) / 0x0010: INC A (1); CALL 0x0020 (6);
+    // HALT / 0x0020: INC B (1); RET (4).
     rom[..5].copy_from_slice(&[0x3E, 0x05, 0xC3, 0x10, 0x00]);
-    rom[0x10..0x14].copy_from_slice(&[0x3C, 0xCD, 0x20, 0x00]);
+    rom[0x10..0x15].copy_from_slice(&[0x3C, 0xCD, 0x20, 0x00, 0x76]);
     rom[0x20..0x22].copy_from_slice(&[0x04, 0xC9]);
-    // 0x0030: INC A; JR +1 (3) / 0x0034: INC B; JP NZ,0x0000 (conditional).
+    // 0x0030: INC A; JR +1 (3) / 0x0034: INC B; JP NZ,0x0000 (3 not
+    // taken); EI.
     rom[0x30..0x33].copy_from_slice(&[0x3C, 0x18, 0x01]);
-    rom[0x34..0x38].copy_from_slice(&[0x04, 0xC2, 0x00, 0x00]);
+    rom[0x34..0x39].copy_from_slice(&[0x04, 0xC2, 0x00, 0x00, 0xFB]);
+    // 0x0080: CALL 0x0090 (6); INC A (1); HALT / 0x0090: CALL 0x00A0 (6);
+    // RET NZ (2 not taken); RET (4) / 0x00A0: INC B (1); RET (4).
+    rom[0x80..0x85].copy_from_slice(&[0xCD, 0x90, 0x00, 0x3C, 0x76]);
+    rom[0x90..0x95].copy_from_slice(&[0xCD, 0xA0, 0x00, 0xC0, 0xC9]);
+    rom[0xA0..0xA2].copy_from_slice(&[0x04, 0xC9]);
+    // 0x00B0: CALL 0x00C0 / 0x00C0: INC B; JP 0x4000 (the other half): the
+    // callee does not return within the run, so the run ends in it.
+    rom[0xB0..0xB4].copy_from_slice(&[0xCD, 0xC0, 0x00, 0x76]);
+    rom[0xC0..0xC4].copy_from_slice(&[0x04, 0xC3, 0x00, 0x40]);
     // 0x0040: INC A; JP 0x4000 (the other half of the address space).
     rom[0x40..0x44].copy_from_slice(&[0x3C, 0xC3, 0x00, 0x40]);
     // 0x0050: INC A; JP 0x0060, a poll loop.
@@ -533,10 +543,20 @@ fn chained_run_table_entries() {
     assert_eq!(table.at(0), Some(2));
     assert_eq!(table.at(0x10), Some(1));
     assert_eq!(table.at(0x30), Some(1));
-    // ...the chained ones go on: 2 + 4 + 1 + 6 + 1 before the RET.
-    assert_eq!(table.chained_at(0), Some(14));
-    assert_eq!(table.chained_at(0x10), Some(8));
-    assert_eq!(table.chained_at(0x30), Some(5));
+    // ...the chained ones go on, through the callee and its return to the
+    // HALT: 2 + 4 + 1 + 6 + 1 + 4.
+    assert_eq!(table.chained_at(0), Some(18));
+    assert_eq!(table.chained_at(0x10), Some(12));
+    // The callee alone ends at its RET.
+    assert_eq!(table.chained_at(0x20), Some(1));
+    // Through the conditional jump as not taken, to the EI: 1 + 3 + 1 + 3.
+    assert_eq!(table.chained_at(0x30), Some(8));
+    // Nested calls: 6 + (6 + 1 + 4 + 2) + 4 + 1 before the HALT.
+    assert_eq!(table.chained_at(0x90), Some(6 + 1 + 4 + 2));
+    assert_eq!(table.chained_at(0x80), Some(24));
+    // A callee whose run ends elsewhere: into it, up to its jump.
+    assert_eq!(table.chained_at(0xB0), Some(6 + 1));
+    // A RET with no call of the run before it ends the run.
     assert_eq!(table.chained_at(0x4100), Some(6));
     // Not into the other half, a poll loop or an idle loop.
     assert_eq!(table.chained_at(0x40), Some(1));
@@ -552,7 +572,7 @@ fn chained_run_table_entries() {
             "{off:#x}"
         );
         assert!(table.chained_at(off) >= table.at(off), "{off:#x}");
-        assert!(table.chained_at(off).unwrap_or(0) <= super::runs::MAX_RUN_CYCLES);
+        assert!(table.chained_at(off).unwrap_or(0) <= super::runs::MAX_CHAIN_CYCLES);
     }
 }
 
