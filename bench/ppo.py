@@ -106,7 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--emurust-envs", default="64", help="VecGameBoy env counts to try (64)")
     p.add_argument("--pyboy-envs", default="4,8,16", help="AsyncVectorEnv worker counts to try")
     p.add_argument("--device", default="cpu")
-    p.add_argument("--torch-threads", type=int, help="torch.set_num_threads (default: torch's)")
+    p.add_argument(
+        "--torch-threads", type=int, help="torch threads for the PPO update (default: torch's)"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)

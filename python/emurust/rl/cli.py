@@ -178,6 +178,14 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         help="emulator threads (default: all cores; with --ray: per actor, default 1)",
     )
     p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="torch threads for the PPO update (default: torch's; the policy acts on one "
+        "thread beside the emulators). 1 is fastest where other work shares the cores",
+    )
+    p.add_argument(
         "--ray",
         nargs="?",
         const="",
@@ -246,6 +254,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         learning_rate=args.learning_rate,
         num_threads=args.threads,
+        torch_threads=args.torch_threads,
         vectorization="ray" if args.ray is not None else defaults.vectorization,
         ray_address=args.ray or None,
         ray_actors=args.actors,
