@@ -18,6 +18,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="training needs torch: pip install 'emurust[rl]'")
 
 from emurust.cli import main as emurust_main  # noqa: E402
+from emurust.rl import ppo  # noqa: E402
 from emurust.rl.ppo import Agent, PPOConfig, evaluate, gae, load_agent, train  # noqa: E402
 
 
@@ -35,6 +36,39 @@ def test_gae_cuts_at_terminations_and_bootstraps_truncations() -> None:
     d0 = 1 + g * 0.4 - 0.5
     want = [d0 + g * lam * d1, d1, d2 + g * lam * d3, d3]
     assert adv == pytest.approx(want)
+
+
+def test_training_leaves_torchs_thread_count_as_it_found_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The policy acts on one thread and the update on ``torch_threads``; the caller's
+    count comes back after training, and also when training stops on an exception."""
+    seen: list[int] = []
+    real_update = ppo._update
+
+    def update(*args: object, **kwargs: object) -> dict[str, float]:
+        seen.append(torch.get_num_threads())
+        return real_update(*args, **kwargs)  # type: ignore[arg-type]
+
+    def failing(*args: object, **kwargs: object) -> dict[str, float]:
+        seen.append(torch.get_num_threads())
+        raise KeyboardInterrupt
+
+    config = PPOConfig(total_timesteps=8 * 32, num_envs=8, num_steps=32, torch_threads=2)
+    caller = torch.get_num_threads()
+    # One thread to start with, so that a count left at torch_threads=2 shows on any machine.
+    torch.set_num_threads(1)
+    try:
+        monkeypatch.setattr(ppo, "_update", update)
+        train(config, tmp_path / "ok", progress=False)
+        assert torch.get_num_threads() == 1
+        monkeypatch.setattr(ppo, "_update", failing)
+        with pytest.raises(KeyboardInterrupt):
+            train(config, tmp_path / "stopped", progress=False)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(caller)
+    assert seen == [2, 2]
 
 
 def test_a_short_run_writes_clean_rl_logs_checkpoints_and_a_summary(tmp_path: Path) -> None:

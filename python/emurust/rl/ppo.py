@@ -26,6 +26,8 @@ import math
 import sys
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,12 +265,11 @@ def train(
     # other (measured on 2 busy cores: 125-188 env steps/s against 1,791-2,040 with one
     # thread). So a CPU learner acts on one thread and uses its pool (``torch_threads``,
     # default torch's) only for the update, when no emulator runs.
-    threads_before = torch.get_num_threads()
-    update_threads = config.torch_threads or threads_before
-    rollout_threads = 1 if torch.device(config.device).type == "cpu" else update_threads
+    device = torch.device(config.device)
+    update_threads = config.torch_threads or torch.get_num_threads()
+    rollout_threads = 1 if device.type == "cpu" else update_threads
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
-    device = torch.device(config.device)
     n = config.num_envs
     envs = make_vector(
         spec,
@@ -406,41 +407,41 @@ def train(
             frac = 1.0 - (iteration - 1.0) / config.num_iterations
             optimizer.param_groups[0]["lr"] = frac * config.learning_rate
         t_of[:] = 0
-        torch.set_num_threads(rollout_threads)
-        # Each env makes `steps` transitions; while the Rust threads (or actors) step one
-        # batch, the policy runs on another.
-        for ids in batches:
-            act_and_send(carry_screen[ids], carry_ram[ids], ids)
-        for _ in range(groups * steps):
-            screen, ram, ids = receive()
-            if t_of[ids[0]] < steps:
-                act_and_send(screen, ram, ids)
-                continue
-            # This batch is done: the value of what comes next, and carry it over.
-            s, r = tensors(screen, ram)
-            with torch.no_grad():
-                values[steps, torch.as_tensor(ids, device=device)] = agent.value(s, r)
-            carry_screen[ids] = screen
-            if ram is not None:
-                carry_ram[ids] = ram
+        with _torch_threads(rollout_threads):
+            # Each env makes `steps` transitions; while the Rust threads (or actors) step one
+            # batch, the policy runs on another.
+            for ids in batches:
+                act_and_send(carry_screen[ids], carry_ram[ids], ids)
+            for _ in range(groups * steps):
+                screen, ram, ids = receive()
+                if t_of[ids[0]] < steps:
+                    act_and_send(screen, ram, ids)
+                    continue
+                # This batch is done: the value of what comes next, and carry it over.
+                s, r = tensors(screen, ram)
+                with torch.no_grad():
+                    values[steps, torch.as_tensor(ids, device=device)] = agent.value(s, r)
+                carry_screen[ids] = screen
+                if ram is not None:
+                    carry_ram[ids] = ram
         t_update = time.perf_counter()
-        torch.set_num_threads(update_threads)
-        advantages = gae(rewards, values, terms, truncs, config.gamma, config.gae_lambda)
-        targets = advantages + values[:-1]
-        keep = valid.reshape(-1)  # not the autoreset steps
-        stats = _update(
-            agent,
-            optimizer,
-            config,
-            screens.reshape(-1, *screen_shape)[keep],
-            rams.reshape(-1, rams.shape[-1])[keep] if ram_size else None,
-            actions.reshape(-1)[keep],
-            logprobs.reshape(-1)[keep],
-            advantages.reshape(-1)[keep],
-            targets.reshape(-1)[keep],
-            values[:-1].reshape(-1)[keep],
-            rng,
-        )
+        with _torch_threads(update_threads):
+            advantages = gae(rewards, values, terms, truncs, config.gamma, config.gae_lambda)
+            targets = advantages + values[:-1]
+            keep = valid.reshape(-1)  # not the autoreset steps
+            stats = _update(
+                agent,
+                optimizer,
+                config,
+                screens.reshape(-1, *screen_shape)[keep],
+                rams.reshape(-1, rams.shape[-1])[keep] if ram_size else None,
+                actions.reshape(-1)[keep],
+                logprobs.reshape(-1)[keep],
+                advantages.reshape(-1)[keep],
+                targets.reshape(-1)[keep],
+                values[:-1].reshape(-1)[keep],
+                rng,
+            )
         # _update ends in .item() calls, which wait for the device: the time is the update's.
         update_seconds += time.perf_counter() - t_update
         elapsed = time.perf_counter() - start
@@ -467,7 +468,6 @@ def train(
             )
     if bar is not None:
         bar.close()
-    torch.set_num_threads(threads_before)
     envs.close()
     logger.close()
     seconds = time.perf_counter() - start
@@ -520,6 +520,18 @@ def gae(
         last = delta + gamma * lam * (1.0 - done) * last
         advantages[t] = last
     return advantages
+
+
+@contextmanager
+def _torch_threads(n: int) -> Iterator[None]:
+    """torch's thread count set to ``n`` inside the block, the caller's restored after it
+    (also when training stops on an exception or Ctrl-C)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _update(
