@@ -186,6 +186,45 @@ impl Hardware {
         self.deadline_hit = false;
     }
 
+    /// Overwrite boot ROM bytes from `offset` (this machine's copy only);
+    /// false if there is no boot ROM or the bytes do not fit in it.
+    pub(crate) fn patch_boot_rom(&mut self, offset: usize, data: &[u8]) -> bool {
+        let Some(boot) = self.boot_rom.as_mut() else {
+            return false;
+        };
+        let Some(end) = offset.checked_add(data.len()).filter(|&e| e <= 256) else {
+            return false;
+        };
+        Arc::make_mut(boot)[offset..end].copy_from_slice(data);
+        true
+    }
+
+    /// The boot ROM's bytes, if the machine has one.
+    pub fn boot_rom(&self) -> Option<&[u8; 256]> {
+        self.boot_rom.as_deref()
+    }
+
+    /// Set the timer's system counter (DIV is its high byte) to `counter`
+    /// now, as a debugger would: the timer, APU and serial port are brought
+    /// up to now first, and the jump itself clocks nothing (PyBoy's game
+    /// wrappers set DIV this way).
+    pub(crate) fn set_system_counter(&mut self, counter: u16) {
+        let now = self.now;
+        self.intf |= self.timer.catch_up(now);
+        self.apu.catch_up(now, self.timer.system_counter(now));
+        self.intf |= self.serial.catch_up(now);
+        self.timer.set_system_counter(counter, now);
+        self.reschedule();
+    }
+
+    /// SCX, SCY, WX, WY of each visible line as last drawn (see
+    /// `Ppu::line_registers`), the components caught up first; `None`
+    /// unless `ppu.record_line_registers(true)` was called.
+    pub fn line_registers(&mut self, ram: &Ram) -> Option<Vec<[u8; 4]>> {
+        self.catch_up_all(ram);
+        self.ppu.line_registers()
+    }
+
     /// Whether the boot ROM still covers 0x0000-0x00FF.
     pub fn boot_rom_mapped(&self) -> bool {
         self.boot_rom_active && self.boot_rom.is_some()

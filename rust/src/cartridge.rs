@@ -160,6 +160,11 @@ pub struct Cartridge {
     header: Header,
     warnings: Vec<String>,
     fingerprint: u64,
+    /// Set only while a state is loaded with the ROM check off
+    /// (`GameBoy::load_state_from_any_rom`): the state's ROM fingerprint and
+    /// exact cartridge type byte are then not compared with this cartridge's
+    /// (its MBC and RAM size still must fit).
+    pub(crate) other_rom_ok: bool,
 }
 
 /// FNV-1a, 64 bits.
@@ -382,6 +387,7 @@ impl Cartridge {
             header,
             warnings,
             fingerprint,
+            other_rom_ok: false,
         };
         cart.remap();
         Ok(cart)
@@ -523,6 +529,13 @@ impl Cartridge {
     /// The ROM image in use (padded to a whole number of banks).
     pub fn rom(&self) -> &Arc<[u8]> {
         &self.rom
+    }
+
+    /// Replace the ROM bytes with `rom` (the same length: a patched copy).
+    /// The fingerprint stays the one of the ROM first loaded.
+    pub(crate) fn replace_rom(&mut self, rom: Arc<[u8]>) {
+        debug_assert_eq!(rom.len(), self.rom.len());
+        self.rom = rom;
     }
 
     /// The eight ROM bytes at `addr..addr + 8` (little-endian), if they lie
@@ -829,14 +842,14 @@ impl Stateful for Cartridge {
     fn load(&mut self, r: &mut StateReader) -> Result<()> {
         r.begin_section(b"CART")?;
         let fp = r.u64()?;
-        if fp != self.fingerprint {
+        if fp != self.fingerprint && !self.other_rom_ok {
             return Err(Error::InvalidState(format!(
                 "state was saved with another ROM (ROM fingerprint 0x{fp:016X}, this ROM 0x{:016X})",
                 self.fingerprint
             )));
         }
         let ty = r.u8()?;
-        if ty != self.header.cartridge_type {
+        if ty != self.header.cartridge_type && !self.other_rom_ok {
             return Err(bad(format!(
                 "cartridge type is 0x{ty:02X}, this cartridge is 0x{:02X}",
                 self.header.cartridge_type
@@ -844,6 +857,13 @@ impl Stateful for Cartridge {
         }
         let tag = r.u8()?;
         if tag != self.mbc.tag() {
+            if self.other_rom_ok {
+                return Err(Error::InvalidState(format!(
+                    "the state's cartridge has another memory bank controller than this one \
+                     (cartridge type 0x{ty:02X}, this one 0x{:02X})",
+                    self.header.cartridge_type
+                )));
+            }
             return Err(bad(format!(
                 "MBC tag is {tag}, this cartridge's is {}",
                 self.mbc.tag()

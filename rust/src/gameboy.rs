@@ -311,6 +311,14 @@ impl Core {
 
     /// Load into scratch copies first so a bad state leaves `self` untouched.
     pub fn load(&mut self, ram: &mut Ram, data: &[u8]) -> Result<()> {
+        self.load_checked(ram, data, true)
+    }
+
+    /// [`Core::load`]; with `check_rom` false, a state saved while another
+    /// ROM was running loads too, provided its cartridge has the same memory
+    /// bank controller and RAM size (PyBoy's behaviour, for starting many
+    /// ROMs from one state).
+    pub fn load_checked(&mut self, ram: &mut Ram, data: &[u8], check_rom: bool) -> Result<()> {
         let mut r = StateReader::new(data);
         let magic = r.raw(8).map_err(|_| {
             Error::InvalidState(format!(
@@ -334,14 +342,18 @@ impl Core {
         let mut r = StateReader::new(unseal(data)?);
         r.raw(STATE_MAGIC.len() + 4)?;
         let fp = r.u64()?;
-        if fp != self.hw.cart.rom_fingerprint() {
+        if check_rom && fp != self.hw.cart.rom_fingerprint() {
             return Err(Error::InvalidState(
-                "state was saved with a different ROM".into(),
+                "state was saved with a different ROM (emurust.PyBoy loads it, as PyBoy \
+                 does; GameBoy.load_state(state, check_rom=False) too)"
+                    .into(),
             ));
         }
         let mut core = self.clone();
+        core.hw.cart.other_rom_ok = !check_rom;
         core.cpu.load(&mut r)?;
         core.hw.load(&mut r)?;
+        core.hw.cart.other_rom_ok = false;
         r.begin_section(b"RAM ")?;
         let new_ram = r.raw(RAM_SIZE)?;
         r.end_section()?;
@@ -567,6 +579,74 @@ impl GameBoy {
         self.core.hw.poke(&mut self.ram, addr, value);
     }
 
+    /// Overwrite ROM bytes from file offset `offset` (a patch, as PyBoy's
+    /// `memory[bank, addr] = v`): this machine gets its own copy of the ROM
+    /// with its straight-line runs recomputed, so the CPU reads the patched
+    /// bytes on every path; other machines keep the original. The state
+    /// check still uses the fingerprint of the ROM first loaded.
+    pub fn patch_rom(&mut self, offset: usize, data: &[u8]) -> Result<()> {
+        let rom = self.core.hw.cart.rom();
+        let end = offset.checked_add(data.len()).filter(|&e| e <= rom.len());
+        let Some(end) = end else {
+            return Err(Error::InvalidArgument(format!(
+                "ROM patch of {} bytes at offset {offset:#x} is outside the {}-byte ROM",
+                data.len(),
+                rom.len()
+            )));
+        };
+        if rom[offset..end] == *data {
+            return Ok(());
+        }
+        let mut bytes = rom.to_vec();
+        bytes[offset..end].copy_from_slice(data);
+        let code = Code::shared(&Arc::from(bytes));
+        self.core.hw.cart.replace_rom(code.rom.clone());
+        self.core.code = code;
+        Ok(())
+    }
+
+    /// Overwrite boot ROM bytes from `offset` (this machine's copy).
+    pub fn patch_boot_rom(&mut self, offset: usize, data: &[u8]) -> Result<()> {
+        if self.core.hw.boot_rom().is_none() {
+            return Err(Error::InvalidArgument(
+                "this machine has no boot ROM to patch".into(),
+            ));
+        }
+        if !self.core.hw.patch_boot_rom(offset, data) {
+            return Err(Error::InvalidArgument(format!(
+                "boot ROM patch of {} bytes at offset {offset:#x} is outside its 256 bytes",
+                data.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Keep (or stop keeping) the scroll and window registers each line was
+    /// drawn with, for [`GameBoy::line_registers`] (off by default).
+    pub fn record_line_registers(&mut self, on: bool) {
+        self.core.hw.ppu.record_line_registers(on);
+    }
+
+    /// SCX, SCY, WX, WY of each of the 144 visible lines as last drawn (the
+    /// current frame's lines drawn so far, the previous frame's others), or
+    /// `None` if not recording.
+    pub fn line_registers(&mut self) -> Option<Vec<[u8; 4]>> {
+        self.core.hw.line_registers(&self.ram)
+    }
+
+    /// The boot ROM's bytes, if the machine has one.
+    pub fn boot_rom(&self) -> Option<&[u8; 256]> {
+        self.core.hw.boot_rom()
+    }
+
+    /// Set DIV (the high byte of the timer's 16-bit system counter; the low
+    /// byte is kept) with no side effect of the jump.
+    pub fn set_div(&mut self, value: u8) {
+        let hw = &mut self.core.hw;
+        let low = hw.timer.system_counter(hw.now) & 0xFF;
+        hw.set_system_counter((value as u16) << 8 | low);
+    }
+
     pub fn ram(&self) -> &Ram {
         &self.ram
     }
@@ -643,7 +723,13 @@ impl GameBoy {
     }
 
     pub fn load_state(&mut self, data: &[u8]) -> Result<()> {
-        self.core.load(&mut self.ram, data)?;
+        self.load_state_checked(data, true)
+    }
+
+    /// [`GameBoy::load_state`]; with `check_rom` false, also a state saved
+    /// with another ROM whose cartridge has the same MBC and RAM size.
+    pub fn load_state_checked(&mut self, data: &[u8], check_rom: bool) -> Result<()> {
+        self.core.load_checked(&mut self.ram, data, check_rom)?;
         if let Some(diag) = self.core.diag.as_deref_mut() {
             diag.clear(); // the trace does not lead up to the loaded state
         }

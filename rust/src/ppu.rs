@@ -219,6 +219,10 @@ pub struct Ppu {
     /// The line (`line_start`) whose timing the writes in `mid_writes`
     /// were logged for, on lines not drawn.
     mid_writes_line: u64,
+    /// Per-line SCX, SCY, WX, WY as the lines were drawn (PyBoy's
+    /// `screen.tilemap_position_list`), kept only when asked for
+    /// ([`Ppu::record_line_registers`]); not saved in states.
+    line_rec: Option<Box<LineRecord>>,
 }
 
 impl Ppu {
@@ -280,6 +284,7 @@ impl Ppu {
             mode3_origin: 0,
             mode3_end: 0,
             mid_writes_line: u64::MAX,
+            line_rec: None,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -500,6 +505,9 @@ impl Ppu {
         }
         if retime {
             self.retime_mode3(dots_before, now);
+        }
+        if self.line_rec.is_some() && matches!(addr, 0xFF42 | 0xFF43 | 0xFF4A | 0xFF4B) {
+            self.note_scroll_write();
         }
         match addr {
             0xFF40 => {
@@ -826,5 +834,142 @@ impl Ppu {
         self.late_halt_irq = 0;
         self.stat_line = self.compute_stat_line();
         self.lines_valid = [0; 3];
+    }
+}
+
+/// Registers of [`LineRecord`]: SCX, SCY, WX, WY.
+pub type LineRegisters = [u8; 4];
+
+/// The scroll and window registers each visible line was drawn with, for
+/// the frame being drawn and the one before. Filled when one of them is
+/// written (the lines already past their mode 3 keep the old values), so
+/// frames without such writes cost nothing.
+#[derive(Clone, Debug)]
+pub struct LineRecord {
+    /// Start time of the frame `cur` belongs to (`u64::MAX`: none yet).
+    frame: u64,
+    /// Lines of `cur` known.
+    filled: usize,
+    cur: [LineRegisters; 144],
+    /// Start time of the frame `prev` belongs to, complete.
+    prev_frame: u64,
+    prev: [LineRegisters; 144],
+}
+
+impl LineRecord {
+    fn new() -> LineRecord {
+        LineRecord {
+            frame: u64::MAX,
+            filled: 0,
+            cur: [[0; 4]; 144],
+            prev_frame: u64::MAX,
+            prev: [[0; 4]; 144],
+        }
+    }
+
+    /// The registers were `regs` for lines `filled..upto` of the frame that
+    /// started at `frame` (and for the lines of earlier frames not noted).
+    fn note(&mut self, frame: u64, upto: usize, regs: LineRegisters) {
+        if frame != self.frame {
+            if self.frame != u64::MAX {
+                self.cur[self.filled..].fill(regs);
+                self.prev = self.cur;
+                self.prev_frame = self.frame;
+            }
+            let before = frame.wrapping_sub(DOTS_PER_FRAME);
+            if self.prev_frame != before {
+                // The frame before had no writes: `regs` all along.
+                self.prev = [regs; 144];
+                self.prev_frame = before;
+            }
+            self.frame = frame;
+            self.filled = 0;
+        }
+        if upto > self.filled {
+            self.cur[self.filled..upto].fill(regs);
+            self.filled = upto;
+        }
+    }
+
+    /// Line `l` of the frame that started at `frame`, given the registers now.
+    fn line(&self, frame: u64, l: usize, now: LineRegisters) -> LineRegisters {
+        if frame == self.frame {
+            if l < self.filled {
+                self.cur[l]
+            } else {
+                now
+            }
+        } else if frame == self.prev_frame {
+            self.prev[l]
+        } else {
+            now
+        }
+    }
+}
+
+impl Ppu {
+    /// Start (or stop) keeping [`Ppu::line_registers`].
+    pub fn record_line_registers(&mut self, on: bool) {
+        if on != self.line_rec.is_some() {
+            self.line_rec = on.then(|| Box::new(LineRecord::new()));
+        }
+    }
+
+    /// The current frame's start time and how many of its visible lines are
+    /// drawn (past their mode 3), with the LCD on; the PPU is caught up.
+    fn frame_position(&self) -> (u64, usize) {
+        let frame = self
+            .line_start
+            .wrapping_sub(self.line as u64 * DOTS_PER_LINE);
+        let line = self.line as usize;
+        let drawn = if line >= 144 {
+            144
+        } else if matches!(
+            self.phase,
+            Phase::ToMode2 | Phase::ToTransfer | Phase::ToHBlank
+        ) {
+            line
+        } else {
+            line + 1
+        };
+        (frame, drawn)
+    }
+
+    fn scroll_registers(&self) -> LineRegisters {
+        [self.scx, self.scy, self.wx, self.wy]
+    }
+
+    /// A write to SCX, SCY, WX or WY is about to land (caught up).
+    fn note_scroll_write(&mut self) {
+        if !self.lcd_on() {
+            return;
+        }
+        let (frame, drawn) = self.frame_position();
+        let regs = self.scroll_registers();
+        if let Some(rec) = self.line_rec.as_deref_mut() {
+            rec.note(frame, drawn, regs);
+        }
+    }
+
+    /// SCX, SCY, WX, WY of each visible line as last drawn: the lines of the
+    /// current frame drawn so far, the previous frame's for the others (what
+    /// PyBoy's `tilemap_position_list` holds at any time). `None` when not
+    /// recording. The PPU must be caught up.
+    pub fn line_registers(&self) -> Option<Vec<LineRegisters>> {
+        let rec = self.line_rec.as_deref()?;
+        let now = self.scroll_registers();
+        let (frame, drawn) = self.frame_position();
+        let before = frame.wrapping_sub(DOTS_PER_FRAME);
+        Some(
+            (0..144)
+                .map(|l| {
+                    if l < drawn {
+                        rec.line(frame, l, now)
+                    } else {
+                        rec.line(before, l, now)
+                    }
+                })
+                .collect(),
+        )
     }
 }

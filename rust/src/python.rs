@@ -802,9 +802,17 @@ impl PyGameBoy {
         }
     }
 
-    /// Restores a state from `save_state` of a GameBoy running the same ROM.
-    /// On error (`InvalidStateError`) the machine is left unchanged.
-    fn load_state(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Restores a state from `save_state` of a GameBoy running the same ROM
+    /// (with `check_rom=False`, also one saved with another ROM whose
+    /// cartridge has the same MBC and RAM size). On error
+    /// (`InvalidStateError`) the machine is left unchanged.
+    #[pyo3(signature = (data, *, check_rom = true))]
+    fn load_state(
+        &mut self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        check_rom: bool,
+    ) -> PyResult<()> {
         let data = bytes_or_bytearray(data, "state")?;
         // Loaded in place: NumPy views point into this GameBoy's screen, so
         // it is never replaced by another one. `GameBoy::load_state` parses
@@ -812,7 +820,7 @@ impl PyGameBoy {
         // state leaves the machine unchanged; a panic marks it broken.
         let core = self.core_mut()?;
         core.hooks.clear_stop();
-        match core.run(|gb| gb.load_state(&data))? {
+        match core.run(|gb| gb.load_state_checked(&data, check_rom))? {
             Ok(()) => Ok(()),
             Err(e) => Err(core_error(py, e)),
         }
@@ -896,6 +904,61 @@ impl PyGameBoy {
     fn _hook_remove(&mut self, bank: i32, address: u16) -> PyResult<bool> {
         let core = self.core_mut()?;
         Ok(core.hooks.remove(bank, address))
+    }
+
+    /// Overwrites ROM bytes from file offset `offset` (emurust.PyBoy's ROM
+    /// patching): this machine gets its own patched copy of the ROM, which
+    /// the CPU then reads on every path.
+    fn _patch_rom(
+        &mut self,
+        py: Python<'_>,
+        offset: usize,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let data = bytes_or_bytearray(data, "data")?;
+        match self.write(|gb| gb.patch_rom(offset, &data))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
+    /// Overwrites boot ROM bytes from `offset` (this machine's copy).
+    fn _patch_boot_rom(
+        &mut self,
+        py: Python<'_>,
+        offset: usize,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let data = bytes_or_bytearray(data, "data")?;
+        match self.write(|gb| gb.patch_boot_rom(offset, &data))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
+    /// The boot ROM's 256 bytes (as patched), or None.
+    #[getter]
+    fn _boot_rom<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let boot = self.read(|gb| gb.boot_rom().map(|b| b.to_vec()))?;
+        Ok(boot.map(|b| PyBytes::new(py, &b)))
+    }
+
+    /// Keeps (or stops keeping) the SCX, SCY, WX, WY each line was drawn
+    /// with, for `_line_registers` (PyBoy's `tilemap_position_list`).
+    fn _record_line_registers(&mut self, on: bool) -> PyResult<()> {
+        self.write(|gb| gb.record_line_registers(on))
+    }
+
+    /// `[[SCX, SCY, WX, WY]] * 144` as each visible line was last drawn, or
+    /// None unless `_record_line_registers(True)` was called.
+    fn _line_registers(&mut self) -> PyResult<Option<Vec<[u8; 4]>>> {
+        self.write(|gb| gb.line_registers())
+    }
+
+    /// Sets DIV (the system counter's high byte; its low byte is kept) with
+    /// no side effect of the jump (PyBoy's game wrappers set DIV this way).
+    fn _set_div(&mut self, value: u8) -> PyResult<()> {
+        self.write(|gb| gb.set_div(value))
     }
 
     /// Sets one CPU register: a f b c d e h l (0..=255), sp pc (0..=65535)
