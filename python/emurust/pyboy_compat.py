@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 import io
 import os
+import random
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -25,18 +26,37 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self
 
-from emurust._core import (
-    EmuRustWarning,
-    InvalidAddressError,
-    InvalidArgumentError,
-)
+from emurust._core import EmuRustWarning
 from emurust._gameboy import GameBoy
+
+# emurust.PyBoy raises exceptions that are both PyBoy's (pyboy.utils) and emurust's own:
+# the names InvalidArgumentError and InvalidAddressError are bound here to those twins
+# (InvalidInputError is a PyBoyInvalidInputException and an emurust.InvalidArgumentError,
+# OutOfBoundsError a PyBoyOutOfBoundsException and an emurust.InvalidAddressError).
+from emurust.pyboy._errors import InvalidInputError as InvalidArgumentError
+from emurust.pyboy._errors import (
+    InvalidInputTypeError,
+    InvalidMemoryOperationError,
+    InvalidOperationError,
+    NotSupportedError,
+    translate,
+)
+from emurust.pyboy._errors import OutOfBoundsError as InvalidAddressError
+from emurust.pyboy._events import WindowEvent
+from emurust.pyboy.api.gameshark import GameShark
+from emurust.pyboy.api.memory_scanner import MemoryScanner
+from emurust.pyboy.api.screen import Screen
+from emurust.pyboy.api.sound import Sound
+from emurust.pyboy.api.sprite import Sprite
+from emurust.pyboy.api.tile import Tile
+from emurust.pyboy.api.tilemap import TileMap
+from emurust.pyboy.utils import PyBoyException
 from emurust.verify.pyboy_adapter import PYBOY_GREYS
 
 if TYPE_CHECKING:
-    from PIL import Image as _PILImage
+    from emurust.pyboy.plugins.base_plugin import PyBoyGameWrapper
 
-__all__ = ["PyBoy", "WindowEvent"]
+__all__ = ["PyBoy", "PyBoyMemoryView", "PyBoyRegisterFile", "WindowEvent"]
 
 _EMURUST_STATE_MAGIC = b"EMURUST\0"
 _DEFAULT_PALETTE = tuple(g << 16 | g << 8 | g for g in PYBOY_GREYS)
@@ -62,67 +82,6 @@ _RAM_BANKS = {0: 1, 1: 1, 2: 1, 3: 4, 4: 16, 5: 8}
 _MBC2_TYPES = frozenset({0x05, 0x06})
 
 Memoryish = Union[int, slice]
-
-
-class WindowEvent(int):
-    """PyBoy's ``WindowEvent`` names and numbers (``pyboy.utils.WindowEvent``), for
-    :meth:`PyBoy.send_input`. Only the button events, ``QUIT``, ``PASS``, ``PAUSE``,
-    ``UNPAUSE``, ``PAUSE_TOGGLE``, ``RELEASE_SPEED_UP`` and ``STATE_LOAD`` are supported; the
-    others (window, debugger, recording and rewind events) raise ``NotImplementedError``."""
-
-    (
-        QUIT,
-        PRESS_ARROW_UP,
-        PRESS_ARROW_DOWN,
-        PRESS_ARROW_RIGHT,
-        PRESS_ARROW_LEFT,
-        PRESS_BUTTON_A,
-        PRESS_BUTTON_B,
-        PRESS_BUTTON_SELECT,
-        PRESS_BUTTON_START,
-        RELEASE_ARROW_UP,
-        RELEASE_ARROW_DOWN,
-        RELEASE_ARROW_RIGHT,
-        RELEASE_ARROW_LEFT,
-        RELEASE_BUTTON_A,
-        RELEASE_BUTTON_B,
-        RELEASE_BUTTON_SELECT,
-        RELEASE_BUTTON_START,
-        _INTERNAL_TOGGLE_DEBUG,
-        PRESS_SPEED_UP,
-        RELEASE_SPEED_UP,
-        STATE_SAVE,
-        STATE_LOAD,
-        PASS,
-        SCREEN_RECORDING_TOGGLE,
-        PAUSE,
-        UNPAUSE,
-        PAUSE_TOGGLE,
-        PRESS_REWIND_BACK,
-        PRESS_REWIND_FORWARD,
-        RELEASE_REWIND_BACK,
-        RELEASE_REWIND_FORWARD,
-        WINDOW_FOCUS,
-        WINDOW_UNFOCUS,
-        _INTERNAL_RENDERER_FLUSH,
-        _INTERNAL_MOUSE,
-        _INTERNAL_MARK_TILE,
-        SCREENSHOT_RECORD,
-        DEBUG_MEMORY_SCROLL_DOWN,
-        DEBUG_MEMORY_SCROLL_UP,
-        MOD_SHIFT_ON,
-        MOD_SHIFT_OFF,
-        FULL_SCREEN_TOGGLE,
-        CYCLE_PALETTE,
-        SCREEN_RECORDING_TOGGLE_MP4,
-        DEBUG_GAME_AREA_TOGGLE,
-    ) = range(45)
-
-    def __str__(self) -> str:
-        for name, value in vars(WindowEvent).items():
-            if name.isupper() and value == int(self):
-                return name
-        return f"WindowEvent({int(self)})"
 
 
 # Button name -> (press event, release event, emurust button).
@@ -170,13 +129,13 @@ def _rom_bytes(gamerom: object) -> tuple[bytes, str | None]:
             return f.read(), str(path)
     read = getattr(gamerom, "read", None)
     if read is None:
-        raise TypeError(
+        raise InvalidInputTypeError(
             "gamerom must be a path (str or os.PathLike) or a binary file-like object, not "
             f"{type(gamerom).__name__}"
         )
     data = read()
     if not isinstance(data, (bytes, bytearray)):
-        raise TypeError("gamerom's read() must return bytes (open the file with 'rb')")
+        raise InvalidInputTypeError("gamerom's read() must return bytes (open the file with 'rb')")
     return bytes(data), None
 
 
@@ -231,10 +190,14 @@ class PyBoyMemoryView:
         self._gb = owner._gb
 
     def __len__(self) -> int:
-        raise TypeError("It's not possible to define the length of the memory space (as in PyBoy)")
+        raise InvalidMemoryOperationError(
+            "It's not possible to define the length of the memory space (as in PyBoy)"
+        )
 
     def __iter__(self) -> Any:
-        raise TypeError("It's not possible to iterate over the memory space (as in PyBoy)")
+        raise InvalidMemoryOperationError(
+            "It's not possible to iterate over the memory space (as in PyBoy)"
+        )
 
     @staticmethod
     def _range(key: slice) -> range:
@@ -283,6 +246,54 @@ class PyBoyMemoryView:
             return
         mem[_index(key, "address")] = _index(value, "memory value")
 
+    @staticmethod
+    def _values(value: Any, n: int) -> list[int]:
+        if isinstance(value, Iterable):
+            values = [_index(v, "memory value") for v in value]
+            if len(values) != n:
+                raise InvalidArgumentError("slice does not match length of data")
+        else:
+            values = [_index(value, "memory value")] * n
+        if not all(0 <= v <= 0xFF for v in values):
+            raise InvalidArgumentError("a byte value must be in 0..=255")
+        return values
+
+    def _patch(self, bank: int, r: range, value: Any) -> None:
+        """``memory[bank, addr] = v`` at 0x0000-0x7FFF: PyBoy's ROM override (``bank`` -1:
+        the boot ROM). The byte is what the CPU then reads there (this machine's copy of
+        the ROM is patched); like PyBoy's overrides, patches are not part of save states."""
+        owner = self._owner
+        first, last = r[0], r[-1]
+        values = self._values(value, len(r))
+        if bank == -1:
+            boot = self._gb._boot_rom
+            if boot is None:
+                raise NotSupportedError(
+                    "memory[-1, addr] = v: this emurust.PyBoy has no boot ROM (pass bootrom=)"
+                )
+            if last > 0xFF:
+                raise InvalidAddressError("Start address out of range for bootrom")
+            patched = bytearray(boot)
+            for a, v in zip(r, values):
+                patched[a] = v
+            self._gb._patch_boot_rom(0, bytes(patched))
+            owner._boot_rom = bytes(patched)
+            return
+        if bank < 0 or bank >= owner._rom_banks:
+            raise InvalidAddressError(
+                f"ROM bank {bank} out of range (the ROM has {owner._rom_banks} banks)"
+            )
+        base = 0x4000 if first >= 0x4000 else 0
+        if last - base >= 0x4000:
+            raise InvalidAddressError("Out of bounds for reading ROM bank")
+        start = bank * 0x4000 + first - base
+        rom = bytearray(owner._rom)
+        for a, v in zip(r, values):
+            rom[bank * 0x4000 + a - base] = v
+        stop = bank * 0x4000 + last - base + 1
+        self._gb._patch_rom(start, bytes(rom[start:stop]))
+        owner._rom = bytes(rom)
+
     def _banked(self, bank: object, addr: Memoryish, value: Any) -> Any:
         if not isinstance(bank, int):
             raise InvalidArgumentError("Bank has to be integer. Slicing is not supported.")
@@ -298,14 +309,12 @@ class PyBoyMemoryView:
         owner = self._owner
         if first < 0x8000:
             if value is not None:
-                raise NotImplementedError(
-                    "memory[bank, addr] = value for ROM (PyBoy's ROM override) is not "
-                    "supported: emurust shares the ROM between machines"
-                )
+                self._patch(bank, r, value)
+                return None
             if bank == -1:
                 boot = owner._boot_rom
                 if boot is None:
-                    raise NotImplementedError(
+                    raise NotSupportedError(
                         "memory[-1, addr]: this emurust.PyBoy has no boot ROM (pass bootrom=)"
                     )
                 if last > 0xFF:
@@ -372,143 +381,6 @@ class PyBoyMemoryView:
         return out if isinstance(addr, slice) else out[0]
 
 
-class Screen:
-    """``PyBoy.screen``: ``ndarray`` is a (144, 160, 4) RGBA uint8 array in the palette's
-    colours (PyBoy's greys FF/99/55/00 by default), the same array updated in place by every
-    rendering ``tick``; ``image`` a PIL image over it (needs Pillow)."""
-
-    raw_buffer_dims = (144, 160)
-    raw_buffer_format = "RGBA"
-
-    def __init__(self, owner: PyBoy) -> None:
-        self._owner = owner
-        self.ndarray: npt.NDArray[np.uint8] = np.zeros((144, 160, 4), dtype=np.uint8)
-        self.ndarray[..., 3] = 0xFF
-        self.raw_buffer = self.ndarray.data.cast("B")
-        self._lut = np.zeros((4, 4), dtype=np.uint8)
-        self._image: Any = None
-
-    def _set_palette(self, palette: Sequence[int]) -> None:
-        for i, c in enumerate(palette):
-            self._lut[i] = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, 0xFF)
-
-    def _update(self) -> None:
-        np.take(self._lut, self._owner._gb.screen_shades, axis=0, out=self.ndarray)
-
-    @property
-    def image(self) -> _PILImage.Image:
-        if self._image is None:
-            try:
-                from PIL import Image
-            except ImportError as e:
-                raise ImportError(
-                    f"PyBoy.screen.image needs Pillow: pip install pillow ({e})"
-                ) from e
-            self._image = Image.frombuffer("RGBA", (160, 144), self.ndarray, "raw", "RGBA", 0, 1)
-        return cast("_PILImage.Image", self._image)
-
-    def get_tilemap_position(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """``((SCX, SCY), (WX - 7, WY))``, as PyBoy gives it."""
-        m = self._owner._gb.memory
-        return (m[0xFF43], m[0xFF42]), (m[0xFF4B] - 7, m[0xFF4A])
-
-    @property
-    def tilemap_position_list(self) -> list[list[int]]:
-        raise NotImplementedError(
-            "screen.tilemap_position_list (per-line scroll registers) is not supported"
-        )
-
-
-class TileMap:
-    """``PyBoy.tilemap_background`` / ``tilemap_window``: ``tilemap[x, y]`` (column, row; ints
-    or slices, lists as in PyBoy) is the tile identifier there (0..383: PyBoy's unified
-    numbering, signed tile data mapped to 128..383); ``tile_identifier(x, y)``,
-    ``search_for_identifiers``, ``map_offset`` and ``signed_tile_data`` as in PyBoy. Tile
-    objects (``use_tile_objects(True)``, ``tile()``) are not supported."""
-
-    shape = (32, 32)
-
-    def __init__(self, owner: PyBoy, select: str) -> None:
-        self._owner = owner
-        self._select = select
-
-    def _lcdc(self) -> int:
-        return int(self._owner._gb.memory[0xFF40])
-
-    @property
-    def map_offset(self) -> int:
-        bit = 0x40 if self._select == "WINDOW" else 0x08
-        return 0x9C00 if self._lcdc() & bit else 0x9800
-
-    @property
-    def signed_tile_data(self) -> bool:
-        return not self._lcdc() & 0x10
-
-    def tile_identifier(self, column: int, row: int) -> int:
-        if not 0 <= column < 32:
-            raise IndexError("column is out of bounds. Value of 0 to 31 is allowed")
-        if not 0 <= row < 32:
-            raise IndexError("row is out of bounds. Value of 0 to 31 is allowed")
-        tile = int(self._owner._gb.memory[self.map_offset + 32 * row + column])
-        if self.signed_tile_data:
-            return ((tile ^ 0x80) - 128) + 0x100
-        return tile
-
-    def use_tile_objects(self, switch: bool) -> None:
-        if switch:
-            raise NotImplementedError("TileMap.use_tile_objects(True) (Tile objects)")
-
-    def tile(self, column: int, row: int) -> Any:
-        raise NotImplementedError("TileMap.tile() (Tile objects)")
-
-    @staticmethod
-    def _span(s: slice) -> range:
-        step = 1 if s.step is None else s.step
-        start = 0 if s.start is None else s.start
-        stop = 32 if s.stop is None else s.stop
-        if step < 0:
-            raise ValueError("Reversed ranges are unsupported")
-        if start > stop:
-            raise ValueError("Invalid range")
-        return range(start, stop, step)
-
-    def __getitem__(self, xy: Any) -> Any:
-        x: Any
-        y: Any
-        x, y = (xy, slice(None)) if isinstance(xy, (int, slice)) else xy
-        if isinstance(x, slice) and isinstance(y, slice):
-            return [[self.tile_identifier(c, r) for c in self._span(x)] for r in self._span(y)]
-        if isinstance(x, slice):
-            return [self.tile_identifier(c, y) for c in self._span(x)]
-        if isinstance(y, slice):
-            return [self.tile_identifier(x, r) for r in self._span(y)]
-        return self.tile_identifier(x, y)
-
-    def search_for_identifiers(self, identifiers: Iterable[int]) -> list[list[list[int]]]:
-        ids = np.asarray(self[:, :], dtype=np.uint32)
-        return [[[int(v) for v in m] for m in np.argwhere(ids == i)] for i in identifiers]
-
-    def __repr__(self) -> str:
-        return f"<emurust TileMap {self._select} at {self.map_offset:#06x}>"
-
-
-class Sound:
-    """``PyBoy.sound``: ``ndarray`` holds the last frame's samples, (n, 2) int8, when the
-    machine was built with ``sound_emulated=True``."""
-
-    raw_buffer_format = "b"
-
-    def __init__(self, owner: PyBoy) -> None:
-        self._owner = owner
-        self.sample_rate: int = owner._sample_rate
-
-    @property
-    def ndarray(self) -> npt.NDArray[np.int8]:
-        if not self._owner._sound_emulated:
-            raise RuntimeError("Sound is not enabled! (construct with sound_emulated=True)")
-        return self._owner._gb.sound
-
-
 class PyBoy:
     """PyBoy 2.x's ``PyBoy`` class on the emurust core (see the module docstring and
     docs/pyboy.md). Arguments as PyBoy's; headless only (``window="null"``, the default), DMG
@@ -546,22 +418,21 @@ class PyBoy:
                 f'Unknown window type: {window}. Use "SDL2", "OpenGL", "GLFW", or "null"'
             )
         if window not in _HEADLESS:
-            raise NotImplementedError(f"window={window!r}: emurust.PyBoy runs headless only")
+            raise NotSupportedError(f"window={window!r}: emurust.PyBoy runs headless only")
+        randomize = bool(kwargs.pop("randomize", False))  # PyBoy's undocumented option
         for name, value in kwargs.items():
             if name not in _PLUGIN_KWARGS:
                 raise KeyError(f"Unknown keyword argument: {name}")
             if value:
-                raise NotImplementedError(f"{name}={value!r} (a PyBoy plugin) is not supported")
+                raise NotSupportedError(f"{name}={value!r} (a PyBoy plugin) is not supported")
         if cgb:
-            raise NotImplementedError("cgb=True: emurust emulates the DMG (Game Boy) only")
-        if gameshark:
-            raise NotImplementedError("gameshark codes are not supported")
+            raise NotSupportedError("cgb=True: emurust emulates the DMG (Game Boy) only")
         if serial_shared_memory is not None:
-            raise NotImplementedError("serial_shared_memory (link cable) is not supported")
+            raise NotSupportedError("serial_shared_memory (link cable) is not supported")
         if sgb_border:
-            raise NotImplementedError("sgb_border=True: SGB features are not emulated")
+            raise NotSupportedError("sgb_border=True: SGB features are not emulated")
         if rtc_file is not None:
-            raise NotImplementedError("rtc_file: PyBoy's .rtc files are not read")
+            raise NotSupportedError("rtc_file: PyBoy's .rtc files are not read")
         if not 0 <= sound_volume <= 100:
             raise InvalidArgumentError("Sound volume has to be between 0 and 100.")
 
@@ -573,6 +444,7 @@ class PyBoy:
         if bootrom is not None:
             self._boot_rom = Path(os.fspath(bootrom)).read_bytes()
         self._sound_emulated = bool(sound_emulated)
+        self._sound_last = True
         self._sample_rate = 48000 if sound_sample_rate is None else int(sound_sample_rate)
         if cgb is None and len(data) > 0x143 and data[0x143] & 0x80:
             warnings.warn(
@@ -609,6 +481,11 @@ class PyBoy:
                 stacklevel=2,
             )
 
+        if randomize:  # random WRAM and HRAM at power-on, as PyBoy's randomize=True
+            rng = random.Random()
+            self._gb.memory[0xC000:0xE000] = bytes(rng.getrandbits(8) for _ in range(0x2000))
+            self._gb.memory[0xFF80:0xFFFF] = bytes(rng.getrandbits(8) for _ in range(0x7F))
+
         self.rom_symbols: dict[int, dict[int, list[str]]] = {}
         self.rom_symbols_inverse: dict[str, tuple[int, int]] = {}
         if symbols is not None and not os.path.isfile(os.fspath(symbols)):
@@ -626,12 +503,19 @@ class PyBoy:
         self._serial_read = 0
         self.cartridge_title = _cartridge_title(data)
         self.screen = Screen(self)
+        self._gb._record_line_registers(True)  # for screen.tilemap_position_list
         self.set_color_palette(color_palette)
         self.register_file = PyBoyRegisterFile(self._gb)
         self.memory = PyBoyMemoryView(self)
         self.tilemap_background = TileMap(self, "BACKGROUND")
         self.tilemap_window = TileMap(self, "WINDOW")
         self.sound = Sound(self)
+        self._game_wrapper: PyBoyGameWrapper | None = None
+        self.memory_scanner = MemoryScanner(self)
+        self.gameshark = GameShark(self.memory)
+        if gameshark:
+            for code in gameshark.split(","):
+                self.gameshark.add(code.strip())
         self.initialized = True
 
     # ---- emulation ------------------------------------------------------------------
@@ -642,7 +526,7 @@ class PyBoy:
         frame they are due in, hooks run their callbacks. Returns False once a ``QUIT`` event
         was handled, as PyBoy does (and False for ``count=0``)."""
         if self.stopped:
-            raise RuntimeError("Emulator is stopped")
+            raise InvalidOperationError("Emulator is stopped")
         try:
             left = _index(count, "count")
         except TypeError:
@@ -660,9 +544,8 @@ class PyBoy:
                 n = left
                 if self.queued_input:
                     n = max(1, min(n, self.queued_input[0][0] - self.frame_count))
-                self._run(n, render and n == left)
+                self._run(n, render and n == left, sound and n == left)
                 rendered = rendered or (render and n == left)
-                self.frame_count += n
             left -= n
             running = not self.quitting
             self._post_handle_events()
@@ -670,14 +553,34 @@ class PyBoy:
             self.screen._update()
         return running
 
-    def _run(self, frames: int, render: bool) -> None:
+    def _run(self, frames: int, render: bool, sound: bool = False) -> None:
+        """Runs ``frames`` frames, drawing the last if ``render``; ``frame_count`` counts each
+        frame as it ends (so a hook sees the frames completed before its own). As in PyBoy,
+        sound is sampled in the last frame only, when ``sound``; GameShark codes are written
+        before every frame."""
         gb = self._gb
+        sampled = self._sound_emulated and sound
+        if self._sound_emulated and gb.sound_sample_rate is not None:
+            gb.sound_sample_rate = None  # frames before the last are not sampled
+        self._sound_last = sampled
+        per_frame = self.gameshark.enabled
         while frames > 0:
-            done, hit = gb._pyboy_tick(frames, render)
-            frames -= done
-            if hit is not None:
-                callback, context = self._hooks[hit]
-                callback(context)
+            n = 1 if per_frame else frames
+            if sampled and n == frames > 1:
+                n -= 1  # the last frame runs on its own, sampled
+            if sampled and n == frames:
+                gb.sound_sample_rate = self._sample_rate
+            if per_frame:
+                self.gameshark.tick()
+            last = n == frames
+            while n > 0:
+                done, hit = gb._pyboy_tick(n, render and last)
+                n -= done
+                frames -= done
+                self.frame_count += done
+                if hit is not None:
+                    callback, context = self._hooks[hit]
+                    callback(context)
 
     def _handle_events(self) -> None:
         for event in self.events:
@@ -752,7 +655,7 @@ class PyBoy:
         later."""
         event = _index(event, "event")
         if event not in _SUPPORTED_EVENTS:
-            raise NotImplementedError(
+            raise NotSupportedError(
                 f"send_input({WindowEvent(event)}): only button, QUIT, PASS, PAUSE, UNPAUSE, "
                 "PAUSE_TOGGLE, RELEASE_SPEED_UP and STATE_LOAD events are supported"
             )
@@ -774,14 +677,27 @@ class PyBoy:
     def load_state(self, file_like_object: IO[bytes]) -> None:
         """Reads a state from a binary file-like object: one written by :meth:`save_state`,
         or one written by PyBoy 2.8.1's ``save_state`` (``InvalidStateError`` names the
-        problem with any other)."""
+        problem with any other). As in PyBoy, a state saved while another ROM was running
+        loads too, provided the cartridges have the same memory bank controller and RAM
+        size (the usual way to start many ROMs from one point)."""
         _check_binary(file_like_object, "load_state")
         data = file_like_object.read()
-        if data.startswith(_EMURUST_STATE_MAGIC):
-            self._gb.load_state(data)
-        else:
-            self._gb.load_pyboy_state(data)
+        try:
+            if data.startswith(_EMURUST_STATE_MAGIC):
+                self._gb.load_state(data, check_rom=False)
+            else:
+                self._gb.load_pyboy_state(data)
+        except Exception as e:
+            twin = translate(e)
+            if twin is e:
+                raise
+            raise twin from None
         self.screen._update()
+
+    def _set_div(self, value: int) -> None:
+        """Sets DIV (the timer's system counter's high byte), keeping its low byte, with no
+        side effect of the jump (PyBoy's game wrappers set DIV so)."""
+        self._gb._set_div(value & 0xFF)
 
     def stop(
         self, save: bool = True, ram_file: IO[bytes] | None = None, rtc_file: Any = None
@@ -948,31 +864,85 @@ class PyBoy:
     def printer_image(self) -> None:
         return None
 
+    # ---- observations: game area, sprites, tiles ------------------------------------
+
     @property
-    def game_wrapper(self) -> Any:
-        raise NotImplementedError("PyBoy.game_wrapper (game wrappers) is not supported")
+    def game_wrapper(self) -> PyBoyGameWrapper:
+        """The game wrapper: PyBoy's generic one (``PyBoyGameWrapper``), for every game."""
+        wrapper = self._game_wrapper
+        if wrapper is None:
+            from emurust.pyboy.plugins.base_plugin import PyBoyGameWrapper
 
-    def _unsupported(name: str) -> Any:  # type: ignore[misc]  # noqa: N805
-        def method(self: PyBoy, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError(f"PyBoy.{name} is not supported by emurust.PyBoy")
+            wrapper = self._game_wrapper = PyBoyGameWrapper(self)
+        return wrapper
 
-        method.__name__ = name
-        method.__doc__ = f"Not supported: raises NotImplementedError ({name})."
-        return method
+    def game_area_dimensions(
+        self, x: int, y: int, width: int, height: int, follow_scrolling: bool = True
+    ) -> None:
+        """The section of the tile map that :meth:`game_area` shows: ``width`` x ``height``
+        tiles from column ``x``, row ``y``; with ``follow_scrolling``, shifted by each tile
+        row's SCX/SCY (taken from :attr:`Screen.tilemap_position_list`, as PyBoy does)."""
+        self.game_wrapper._set_dimensions(x, y, width, height, follow_scrolling)
 
-    game_area = _unsupported("game_area")
-    game_area_collision = _unsupported("game_area_collision")
-    game_area_dimensions = _unsupported("game_area_dimensions")
-    game_area_mapping = _unsupported("game_area_mapping")
-    get_sprite = _unsupported("get_sprite")
-    get_sprite_by_tile_identifier = _unsupported("get_sprite_by_tile_identifier")
-    get_tile = _unsupported("get_tile")
-    rtc_lock_experimental = _unsupported("rtc_lock_experimental")
-    del _unsupported
+    def game_area_collision(self) -> Any:
+        """Only PyBoy's game-specific wrappers have a collision map (AttributeError here)."""
+        return self.game_wrapper.game_area_collision()
+
+    def game_area_mapping(self, mapping: Any, sprite_offset: int = 0) -> None:
+        """Maps tile identifiers through ``mapping`` (384 or 768 entries; None: identity)
+        in :meth:`game_area`, objects' tiles to ``mapping[tile] + sprite_offset``."""
+        if mapping is None:
+            mapping = list(range(768))
+        if not isinstance(sprite_offset, int):
+            raise AssertionError("sprite_offset must be an int")
+        if not isinstance(mapping, (np.ndarray, list)) or len(mapping) not in (384, 768):
+            raise AssertionError("mapping must be a list or ndarray of 384 or 768 entries")
+        self.game_wrapper.game_area_mapping(mapping, sprite_offset)
+
+    def game_area(self) -> npt.NDArray[np.uint32]:
+        """The game area: a (height, width) uint32 matrix of mapped tile identifiers with the
+        objects on screen drawn over it, as PyBoy's ``game_area()`` (the whole 32x32
+        background map unless :meth:`game_area_dimensions` says otherwise)."""
+        return self.game_wrapper.game_area()
+
+    def get_sprite(self, sprite_index: int) -> Sprite:
+        """Object ``sprite_index`` (0..39) as OAM holds it now."""
+        return Sprite(self, _index(sprite_index, "sprite_index"))
+
+    def get_sprite_by_tile_identifier(
+        self, tile_identifiers: Iterable[int], on_screen: bool = True
+    ) -> list[list[int]]:
+        """For each tile identifier, the indexes of the objects that use it (in either tile
+        of an 8x16 object), only those on screen if ``on_screen``."""
+        oam = self._gb.memory[0xFE00:0xFEA0] + bytes([self._gb.memory[0xFF40]])
+        sprites = [Sprite(self, i, oam) for i in range(40)]
+        matches = []
+        for ident in tile_identifiers:
+            found = []
+            for i, sprite in enumerate(sprites):
+                for t in sprite.tiles:
+                    if t.tile_identifier == ident and (not on_screen or sprite.on_screen):
+                        found.append(i)
+            matches.append(found)
+        return matches
+
+    def get_tile(self, identifier: int) -> Tile:
+        """Tile ``identifier`` (0..383) of VRAM's tile data."""
+        return Tile(self, _index(identifier, "identifier"))
+
+    def rtc_lock_experimental(self, enable: bool) -> None:
+        """Not supported for clock cartridges (emurust's clock counts emulated time, not
+        wall-clock time); ``PyBoyException`` for the others, as in PyBoy."""
+        if not self._rtc:
+            raise PyBoyException("There's no RTC for this cartridge type")
+        raise NotSupportedError(
+            "PyBoy.rtc_lock_experimental: emurust's cartridge clock counts emulated time "
+            "(never wall-clock time) and cannot be locked"
+        )
 
     def __getattr__(self, name: str) -> Any:
-        if name in ("memory_scanner", "gameshark", "rumble", "sgb"):
-            raise NotImplementedError(f"PyBoy.{name} is not supported by emurust.PyBoy")
+        if name in ("rumble", "sgb"):
+            raise NotSupportedError(f"PyBoy.{name} is not supported by emurust.PyBoy")
         raise AttributeError(f"'PyBoy' object has no attribute {name!r}")
 
     def __repr__(self) -> str:
@@ -981,8 +951,10 @@ class PyBoy:
 
 def _check_binary(f: object, what: str) -> None:
     if isinstance(f, (str, os.PathLike)):
-        raise TypeError(
+        raise InvalidInputTypeError(
             f"{what} takes a file-like object, not a path (open(path, 'rb'/'wb') first)"
         )
     if isinstance(f, io.TextIOBase):
-        raise TypeError(f"{what}: text file not allowed, open it in binary mode ('rb'/'wb')")
+        raise InvalidInputTypeError(
+            f"{what}: text file not allowed, open it in binary mode ('rb'/'wb')"
+        )

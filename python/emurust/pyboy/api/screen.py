@@ -1,0 +1,76 @@
+"""``emurust.pyboy.api.screen``: ``Screen`` (``PyBoy.screen``), the last drawn frame as PyBoy
+shows it, and where the tile maps were on each line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from emurust.pyboy._errors import DependencyMissingError
+
+if TYPE_CHECKING:
+    from PIL import Image as _PILImage
+
+    from emurust.pyboy_compat import PyBoy
+
+__all__ = ["Screen"]
+
+
+class Screen:
+    """``PyBoy.screen``: ``ndarray`` is a (144, 160, 4) RGBA uint8 array in the palette's
+    colours (PyBoy's greys FF/99/55/00 by default), the same array updated in place by every
+    rendering ``tick``; ``image`` a PIL image over it (needs Pillow); ``raw_buffer`` the same
+    bytes; ``get_tilemap_position()`` and ``tilemap_position_list`` where the background and
+    window were."""
+
+    raw_buffer_dims = (144, 160)
+    raw_buffer_format = "RGBA"
+
+    def __init__(self, owner: PyBoy) -> None:
+        self._owner = owner
+        self.ndarray: npt.NDArray[np.uint8] = np.zeros((144, 160, 4), dtype=np.uint8)
+        self.ndarray[..., 3] = 0xFF
+        self.raw_buffer = self.ndarray.data.cast("B")
+        self._lut = np.zeros((4, 4), dtype=np.uint8)
+        self._image: Any = None
+
+    def _set_palette(self, palette: Sequence[int]) -> None:
+        for i, c in enumerate(palette):
+            self._lut[i] = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, 0xFF)
+
+    def _update(self) -> None:
+        np.take(self._lut, self._owner._gb.screen_shades, axis=0, out=self.ndarray)
+
+    @property
+    def image(self) -> _PILImage.Image:
+        """A PIL image over :attr:`ndarray` (the same memory; needs Pillow)."""
+        if self._image is None:
+            try:
+                from PIL import Image
+            except ImportError as e:
+                raise DependencyMissingError(
+                    f"PyBoy.screen.image needs Pillow: pip install pillow ({e})"
+                ) from e
+            self._image = Image.frombuffer("RGBA", (160, 144), self.ndarray, "raw", "RGBA", 0, 1)
+        return cast("_PILImage.Image", self._image)
+
+    def get_tilemap_position(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """``((SCX, SCY), (WX - 7, WY))`` now, as PyBoy gives it."""
+        m = self._owner._gb.memory
+        return (m[0xFF43], m[0xFF42]), (m[0xFF4B] - 7, m[0xFF4A])
+
+    @property
+    def tilemap_position_list(self) -> list[list[int]]:
+        """``[SCX, SCY, WX - 7, WY]`` of each of the 144 lines of the last frame, as they were
+        when the line was drawn (PyBoy's list; all zeros while the LCD is off)."""
+        gb = self._owner._gb
+        if not gb.memory[0xFF40] & 0x80:
+            return [[0, 0, 0, 0] for _ in range(144)]
+        lines = gb._line_registers()
+        if lines is None:  # not recorded: the registers now, for every line
+            (scx, scy), (wx, wy) = self.get_tilemap_position()
+            return [[scx, scy, wx, wy] for _ in range(144)]
+        return [[r[0], r[1], r[2] - 7, r[3]] for r in lines]
