@@ -238,3 +238,15 @@ def test_ray_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
     overhead = data["overhead"]["one_actor_sync_call"]
     assert overhead["wall_us"] > overhead["inside_us"] > 0
     assert "1 actor(s) vs 1 thread(s)" in proc.stdout
+
+
+def test_pyboy_game_area_benchmark_runs_on_the_bundled_game() -> None:
+    """bench/pyboy_game_area.py: a few alternating rounds on Starcatch print both rows."""
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "pyboy_game_area.py"), "--rounds", "3"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    assert "emurust.PyBoy: tick(1) headless us" in out.stdout

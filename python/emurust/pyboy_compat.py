@@ -502,6 +502,7 @@ class PyBoy:
         self._hooks: dict[tuple[int, int], tuple[Callable[[Any], Any], Any]] = {}
         self._serial_read = 0
         self.cartridge_title = _cartridge_title(data)
+        self._mem = self._gb.memory  # the native view, kept (each access makes a new one)
         self.screen = Screen(self)
         self._gb._record_line_registers(True)  # for screen.tilemap_position_list
         self.set_color_palette(color_palette)
@@ -914,7 +915,7 @@ class PyBoy:
     ) -> list[list[int]]:
         """For each tile identifier, the indexes of the objects that use it (in either tile
         of an 8x16 object), only those on screen if ``on_screen``."""
-        oam = self._gb.memory[0xFE00:0xFEA0] + bytes([self._gb.memory[0xFF40]])
+        oam = self._mem[0xFE00:0xFEA0] + bytes([self._mem[0xFF40]])
         sprites = [Sprite(self, i, oam) for i in range(40)]
         matches = []
         for ident in tile_identifiers:

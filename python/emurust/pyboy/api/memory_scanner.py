@@ -99,7 +99,7 @@ class MemoryScanner:
         self._memory_cache_byte_width = byte_width
         self._memory_cache_value_type = value_type
         self._memory_cache_byteorder = byteorder
-        data = bytes(self.pyboy._gb.memory[:])
+        data = bytes(self.pyboy._mem[:])
         for addr in range(start_addr, end_addr - (byte_width - 1) + 1):
             value = self._value(data, addr, byte_width, byteorder, value_type)
             if target_value is None or compare(value, target_value):
@@ -125,7 +125,7 @@ class MemoryScanner:
                 raise ValueError(
                     "new_value must be specified when using DynamicComparisonType.MATCH"
                 )
-        data = bytes(self.pyboy._gb.memory[:])
+        data = bytes(self.pyboy._mem[:])
         width = self._memory_cache_byte_width
         kept: dict[int, int] = {}
         for addr, old in self._memory_cache.items():

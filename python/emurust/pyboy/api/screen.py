@@ -59,7 +59,7 @@ class Screen:
 
     def get_tilemap_position(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """``((SCX, SCY), (WX - 7, WY))`` now, as PyBoy gives it."""
-        m = self._owner._gb.memory
+        m = self._owner._mem
         return (m[0xFF43], m[0xFF42]), (m[0xFF4B] - 7, m[0xFF4A])
 
     @property

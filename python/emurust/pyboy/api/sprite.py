@@ -26,7 +26,7 @@ class Sprite:
     def __init__(self, owner: PyBoy, sprite_index: int, _oam: bytes | None = None) -> None:
         if not 0 <= sprite_index < SPRITES:
             raise OutOfBoundsError(f"Sprite index of {sprite_index} is out of range (0-{SPRITES})")
-        mem = owner._gb.memory
+        mem = owner._mem
         off = sprite_index * 4
         if _oam is None:
             y, x, tile, attr = mem[OAM_OFFSET + off : OAM_OFFSET + off + 4]

@@ -43,7 +43,7 @@ class Tile:
     def _shades(self) -> npt.NDArray[np.uint8]:
         """The tile's colour numbers 0..3, (8, 8)."""
         raw = np.frombuffer(
-            self._owner._gb.memory[self.data_address : self.data_address + 16], dtype=np.uint8
+            self._owner._mem[self.data_address : self.data_address + 16], dtype=np.uint8
         ).reshape(8, 2)
         lo = (raw[:, 0:1] >> _BITS) & 1
         hi = (raw[:, 1:2] >> _BITS) & 1
@@ -52,7 +52,7 @@ class Tile:
     def ndarray(self) -> npt.NDArray[np.uint8]:
         """The tile as an (8, 8, 4) RGBA uint8 array, through BGP and the screen palette."""
         owner = self._owner
-        bgp = int(owner._gb.memory[0xFF47])
+        bgp = int(owner._mem[0xFF47])
         shade = np.array([(bgp >> (2 * i)) & 3 for i in range(4)], dtype=np.uint8)
         return owner.screen._lut[shade[self._shades()]]
 

@@ -35,7 +35,7 @@ class TileMap:
         self._use_tile_objects = False
 
     def _lcdc(self) -> int:
-        return int(self._owner._gb.memory[0xFF40])
+        return int(self._owner._mem[0xFF40])
 
     @property
     def map_offset(self) -> int:
@@ -51,7 +51,7 @@ class TileMap:
         lcdc = self._lcdc()
         bit = 0x40 if self._select == "WINDOW" else 0x08
         base = HIGH_TILEMAP if lcdc & bit else LOW_TILEMAP
-        raw = np.frombuffer(self._owner._gb.memory[base : base + 0x400], dtype=np.uint8)
+        raw = np.frombuffer(self._owner._mem[base : base + 0x400], dtype=np.uint8)
         ids = raw.astype(np.int32).reshape(32, 32)
         if not lcdc & 0x10:
             ids = (ids ^ 0x80) + 128
@@ -62,7 +62,7 @@ class TileMap:
             raise IndexError("column is out of bounds. Value of 0 to 31 is allowed")
         if not 0 <= row < 32:
             raise IndexError("row is out of bounds. Value of 0 to 31 is allowed")
-        tile = int(self._owner._gb.memory[self.map_offset + 32 * row + column])
+        tile = int(self._owner._mem[self.map_offset + 32 * row + column])
         if self.signed_tile_data:
             return ((tile ^ 0x80) - 128) + 0x100
         return tile

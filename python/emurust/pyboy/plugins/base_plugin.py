@@ -103,11 +103,11 @@ class PyBoyGameWrapper:
 
     def _tile_map(self) -> npt.NDArray[np.intp]:
         """The selected tile map's identifiers (0..383), (32 rows, 32 columns)."""
-        gb = self.pyboy._gb
-        lcdc = int(gb.memory[0xFF40])
+        gb = self.pyboy._mem
+        lcdc = int(gb[0xFF40])
         bit = 0x08 if self.tilemap_use_background else 0x40
         base = HIGH_TILEMAP if lcdc & bit else LOW_TILEMAP
-        ids = np.frombuffer(gb.memory[base : base + 0x400], dtype=np.uint8).astype(np.intp)
+        ids = np.frombuffer(gb[base : base + 0x400], dtype=np.uint8).astype(np.intp)
         if not lcdc & 0x10:
             ids ^= 0x80
             ids += 128
@@ -132,8 +132,8 @@ class PyBoyGameWrapper:
     def _sprites_on_screen(self) -> list[Sprite]:
         from emurust.pyboy.api.sprite import Sprite
 
-        gb = self.pyboy._gb
-        oam = gb.memory[0xFE00:0xFEA0] + bytes([gb.memory[0xFF40]])
+        gb = self.pyboy._mem
+        oam = gb[0xFE00:0xFEA0] + bytes([gb[0xFF40]])
         out = []
         for i in range(40):
             y, x = oam[4 * i], oam[4 * i + 1]
@@ -147,9 +147,9 @@ class PyBoyGameWrapper:
         mapping = self.mapping
         tiles = mapping[self._game_area_tiles()]
         xx, yy, width, height = self.game_area_section
-        gb = self.pyboy._gb
-        oam = gb.memory[0xFE00:0xFEA0]
-        tall = bool(gb.memory[0xFF40] & 0x04)
+        gb = self.pyboy._mem
+        oam = gb[0xFE00:0xFEA0]
+        tall = bool(gb[0xFF40] & 0x04)
         h = 16 if tall else 8
         offset = self.sprite_offset
         for i in range(0, 160, 4):
