@@ -217,6 +217,12 @@ impl Hardware {
         self.reschedule();
     }
 
+    /// Bring every component up to the clock (so that side-effect-free
+    /// reads see the registers as of now, e.g. inside a hook callback).
+    pub fn catch_up(&mut self, ram: &Ram) {
+        self.catch_up_all(ram);
+    }
+
     /// SCX, SCY, WX, WY of each visible line as last drawn (see
     /// `Ppu::line_registers`), the components caught up first; `None`
     /// unless `ppu.record_line_registers(true)` was called.

@@ -142,6 +142,20 @@ enum RamMap {
     Rtc(u8),
 }
 
+/// The bank registers as PyBoy 2.8.1 keeps them ([`Cartridge::pyboy_banks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PyBoyBanks {
+    pub rom: u16,
+    pub ram: u8,
+    pub ram_enabled: bool,
+    /// MBC1's banking mode (0 for the others).
+    pub mode: u8,
+    /// MBC1's two bank registers.
+    pub mbc1: [u8; 2],
+    /// MBC5: the cartridge has a rumble motor, and it is on.
+    pub rumble: [bool; 2],
+}
+
 #[derive(Clone)]
 pub struct Cartridge {
     /// The ROM image (shared between clones), a whole number of 16 KiB banks.
@@ -529,6 +543,75 @@ impl Cartridge {
     /// The ROM image in use (padded to a whole number of banks).
     pub fn rom(&self) -> &Arc<[u8]> {
         &self.rom
+    }
+
+    /// PyBoy 2.8.1's view of the bank registers, for writing its save
+    /// states: (ROM bank, RAM bank, RAM enabled, banking mode, MBC1's two
+    /// registers, MBC5's rumble motor and its bit), or None for an MBC1
+    /// multicart.
+    pub(crate) fn pyboy_banks(&self) -> Option<PyBoyBanks> {
+        let rom_banks = self.rom_banks.max(1);
+        let ram_banks = self.ram_banks.max(1);
+        let plain = PyBoyBanks {
+            rom: 1,
+            ram: 0,
+            ram_enabled: false,
+            mode: 0,
+            mbc1: [1, 0],
+            rumble: [false; 2],
+        };
+        Some(match self.mbc {
+            Mbc::RomOnly => plain,
+            Mbc::Mbc1 {
+                multicart: true, ..
+            } => return None,
+            Mbc::Mbc1 {
+                ramg,
+                bank1,
+                bank2,
+                mode,
+                ..
+            } => {
+                let bank1 = bank1.max(1);
+                PyBoyBanks {
+                    rom: (((bank2 as usize) << 5 | bank1 as usize) % rom_banks) as u16,
+                    ram: if mode { bank2 } else { 0 },
+                    ram_enabled: ramg,
+                    mode: mode as u8,
+                    mbc1: [bank1, bank2],
+                    ..plain
+                }
+            }
+            Mbc::Mbc2 { ramg, romb } => PyBoyBanks {
+                rom: romb.max(1) as u16,
+                ram_enabled: ramg,
+                ..plain
+            },
+            Mbc::Mbc3 {
+                ramg, romb, select, ..
+            } => PyBoyBanks {
+                rom: (romb.max(1) as usize % rom_banks) as u16,
+                ram: if (0x08..=0x0C).contains(&select) {
+                    select
+                } else {
+                    (select as usize % ram_banks) as u8
+                },
+                ram_enabled: ramg,
+                ..plain
+            },
+            Mbc::Mbc5 {
+                ramg,
+                romb,
+                ramb,
+                rumble,
+            } => PyBoyBanks {
+                rom: (romb as usize % rom_banks) as u16,
+                ram: ((ramb as usize & 0x0F) % ram_banks) as u8,
+                ram_enabled: ramg,
+                rumble: [rumble, ramb & 0x08 != 0],
+                ..plain
+            },
+        })
     }
 
     /// Replace the ROM bytes with `rom` (the same length: a patched copy).

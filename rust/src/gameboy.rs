@@ -621,6 +621,13 @@ impl GameBoy {
         Ok(())
     }
 
+    /// Bring every component up to the clock, so that [`GameBoy::peek`]
+    /// reads the registers as they are now (the machine stopped inside a
+    /// frame, e.g. at a hook).
+    pub fn catch_up(&mut self) {
+        self.core.hw.catch_up(&self.ram);
+    }
+
     /// Keep (or stop keeping) the scroll and window registers each line was
     /// drawn with, for [`GameBoy::line_registers`] (off by default).
     pub fn record_line_registers(&mut self, on: bool) {

@@ -935,6 +935,20 @@ impl Ppu {
         (frame, drawn)
     }
 
+    /// T-cycles since the current frame's line 0 began (LCD on; the PPU
+    /// caught up), or None with the LCD off.
+    pub fn frame_dots(&self, now: u64) -> Option<u64> {
+        if !self.lcd_on() {
+            return None;
+        }
+        Some(now.wrapping_sub(self.frame_position().0))
+    }
+
+    /// STAT's interrupt enable bits (3-6).
+    pub fn stat_enables(&self) -> u8 {
+        self.stat_enables
+    }
+
     fn scroll_registers(&self) -> LineRegisters {
         [self.scx, self.scy, self.wx, self.wy]
     }
@@ -971,5 +985,33 @@ impl Ppu {
                 })
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod line_record_tests {
+    use super::*;
+
+    const F: u64 = DOTS_PER_FRAME;
+
+    #[test]
+    fn lines_keep_the_registers_they_were_drawn_with() {
+        let mut rec = LineRecord::new();
+        let (a, b, c) = ([1, 0, 0, 0], [2, 0, 0, 0], [3, 0, 0, 0]);
+        // Frame 10: `a` until line 40, `b` from there; frame 11: `c` from line 0.
+        rec.note(10 * F, 40, a);
+        rec.note(11 * F, 0, b);
+        assert_eq!(rec.line(10 * F, 0, c), a);
+        assert_eq!(rec.line(10 * F, 39, c), a);
+        assert_eq!(rec.line(10 * F, 40, c), b);
+        assert_eq!(rec.line(10 * F, 143, c), b);
+        // The current frame: what is noted, then the registers now.
+        assert_eq!(rec.line(11 * F, 0, c), c);
+        // A frame with no writes had the registers of the next write's "before".
+        rec.note(13 * F, 10, c);
+        assert_eq!(rec.line(12 * F, 100, a), c);
+        assert_eq!(rec.line(13 * F, 5, a), c);
+        // Frames not recorded: the registers now.
+        assert_eq!(rec.line(5 * F, 5, a), a);
     }
 }

@@ -867,7 +867,11 @@ impl PyGameBoy {
                         let last = done + completed + 1 == frames;
                         match gb.run_pyboy_frame(render && last, hooks) {
                             PyBoyFrame::Done => completed += 1,
-                            PyBoyFrame::Hook(bank, addr) => return (completed, Some((bank, addr))),
+                            PyBoyFrame::Hook(bank, addr) => {
+                                // The callback reads memory: LY, STAT, DIV... as of now.
+                                gb.catch_up();
+                                return (completed, Some((bank, addr)));
+                            }
                         }
                     }
                     (completed, None)
@@ -941,6 +945,16 @@ impl PyGameBoy {
     fn _boot_rom<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         let boot = self.read(|gb| gb.boot_rom().map(|b| b.to_vec()))?;
         Ok(boot.map(|b| PyBytes::new(py, &b)))
+    }
+
+    /// The machine as a PyBoy 2.8.1 save state (`PyBoy.load_state` reads
+    /// it), written at a frame end as `emurust.PyBoy.tick` leaves it;
+    /// `InvalidStateError` says what is in the way elsewhere (docs/pyboy.md).
+    fn save_pyboy_state<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        match self.write(|gb| gb.save_pyboy_state())? {
+            Ok(data) => Ok(PyBytes::new(py, &data)),
+            Err(e) => Err(core_error(py, e)),
+        }
     }
 
     /// Keeps (or stops keeping) the SCX, SCY, WX, WY each line was drawn

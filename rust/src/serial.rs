@@ -39,6 +39,11 @@ impl Serial {
     }
 
     #[inline]
+    /// Whether a transfer is in progress.
+    pub fn transferring(&self) -> bool {
+        self.done_at != u64::MAX
+    }
+
     pub fn next_event(&self) -> u64 {
         self.done_at
     }

@@ -93,6 +93,11 @@ impl Timer {
         (self.counter(now) >> 8) as u8
     }
 
+    /// Whether TIMA is between its overflow and the end of its reload.
+    pub fn reloading(&self) -> bool {
+        self.state != TimaState::Running
+    }
+
     /// The full 16-bit system counter (the serial port and APU hang off it).
     pub fn system_counter(&self, now: u64) -> u16 {
         self.counter(now) as u16

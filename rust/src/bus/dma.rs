@@ -42,6 +42,12 @@ impl Hardware {
     /// [`Hardware::cpu_read_dma`].
     /// (Until the end of the M-cycle of its last byte, which the DMA's
     /// event may have copied already when the CPU's access comes.)
+    /// Time of the M-cycle in which the last OAM DMA copied its byte 0
+    /// (`u64::MAX` if none ran).
+    pub(crate) fn dma_last_start(&self) -> u64 {
+        self.dma.start
+    }
+
     #[inline(always)]
     pub(crate) fn dma_pending(&self) -> bool {
         self.now < self.dma.end
