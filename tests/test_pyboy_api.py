@@ -407,7 +407,7 @@ def test_rom_patch_is_what_the_cpu_reads(tmp_path: Path) -> None:
         patched, plain, reference = emurust.PyBoy(path), emurust.PyBoy(path), emurust.PyBoy(path)
     reference._gb.reference_mode = True  # the slow reference path reads the patch too
     for pb in (patched, plain, reference):
-        pb.tick(2)
+        pb.tick(66)  # past the boot ROM
         assert pb.memory[0xC000] == 0x42
     for pb in (patched, reference):
         pb.memory[0, offset] = 0x99
@@ -440,8 +440,11 @@ def test_boot_rom_patch(tmp_path: Path) -> None:
         assert pb.memory[bgp_at] == 0xE4  # mapped over 0x0000-0x00FF
         pb._gb._step_to_cycle(200)  # the boot ROM has set BGP, the game not yet
         assert pb.memory[0xFF47] == 0xE4
-    with emurust.PyBoy(STARCATCH) as pb, pytest.raises(NotImplementedError, match="boot ROM"):
-        pb.memory[-1, 0] = 0
+    with emurust.PyBoy(STARCATCH, bootrom=str(path)) as pb:
+        pb.memory[-1, 0:3] = [0x31, 0xFE, 0xFF]  # a slice, the same bytes: nothing changes
+        assert pb.memory[-1, 0:4] == list(boot[:4])
+        with pytest.raises(eutils.PyBoyOutOfBoundsException):
+            pb.memory[-1, 0x100] = 0
 
 
 # ---- states from another cartridge, frame_count in hooks ------------------------------
@@ -521,3 +524,121 @@ def test_tilemap_position_list_records_each_line(tmp_path: Path, boot_path: Path
         for pb in (ours, theirs):
             pb.game_area_dimensions(0, 0, 20, 18, True)
         assert np.array_equal(ours.game_area(), theirs.game_area())
+
+
+# ---- events, log lines, cartridge RAM, sound, randomize --------------------------------
+
+
+def test_events_palette_state_screenshot_and_gif(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("PIL")
+    from emurust.pyboy.utils import WindowEvent
+
+    rom = tmp_path / "game.gb"
+    rom.write_bytes(Path(STARCATCH).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    with emurust.PyBoy(str(rom)) as pb:
+        pb.tick(90)
+        pb.send_input(WindowEvent.CYCLE_PALETTE)
+        pb.tick()
+        assert "Palette: SameBoy DMG" in capsys.readouterr().out
+        assert {tuple(c) for c in pb.screen.ndarray[..., :3].reshape(-1, 3)} <= {
+            (0xC6, 0xDE, 0x8C),
+            (0x84, 0xA5, 0x63),
+            (0x39, 0x61, 0x39),
+            (0x08, 0x18, 0x10),
+        }
+        pb.send_input(WindowEvent.STATE_SAVE)  # <rom>.state, in PyBoy's format
+        pb.tick()  # saved as this frame starts
+        assert (tmp_path / "game.gb.state").read_bytes()[0] == eutils.STATE_VERSION
+        after = (pb._cycles(), pb.memory[0xC000:0xE000])
+        pb.tick(30)
+        pb.send_input(WindowEvent.STATE_LOAD)
+        pb.tick()  # loaded as this frame starts: the same frame again
+        assert (pb._cycles(), pb.memory[0xC000:0xE000]) == after
+        pb.send_input(WindowEvent.SCREENSHOT_RECORD)
+        pb.tick()
+        assert len(list((tmp_path / "screenshots").glob("STARCATCH-*.png"))) == 1
+        pb.send_input(WindowEvent.SCREEN_RECORDING_TOGGLE)
+        for _ in range(3):  # a frame per tick, as PyBoy records
+            pb.button("start")
+            pb.tick(20)
+        assert len(pb._recording or []) == 3
+        pb.send_input(WindowEvent.SCREEN_RECORDING_TOGGLE)
+        pb.tick()
+        gifs = list((tmp_path / "recordings").glob("STARCATCH-*.gif"))
+        assert len(gifs) == 1
+        from PIL import Image
+
+        assert Image.open(gifs[0]).format == "GIF"
+        assert "Screen recording saved in" in capsys.readouterr().out
+
+
+def test_log_lines_as_pyboy_prints_them(capsys: pytest.CaptureFixture[str]) -> None:
+    pyboy = import_pyboy(exact=True) if _has_pyboy() else None
+    for window in ("dummy", "null"):
+        emurust.PyBoy(STARCATCH, window=window).stop(save=False)
+        ours = capsys.readouterr().out
+        if pyboy is not None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pyboy.PyBoy(STARCATCH, window=window).stop(save=False)
+            assert ours == capsys.readouterr().out
+        assert ("Deprecated use" in ours) == (window == "dummy")
+    emurust.PyBoy(STARCATCH, window="dummy", log_level="CRITICAL").stop(save=False)
+    assert capsys.readouterr().out == ""
+
+
+def _has_pyboy() -> bool:
+    try:
+        import_pyboy(exact=True)
+    except ImportError:
+        return False
+    return True
+
+
+def test_cartridge_ram_follows_the_header_as_in_pyboy(tmp_path: Path, boot_path: Path) -> None:
+    """An MBC1 cartridge without RAM in its type: PyBoy gives it the header's RAM (at least
+    one 8 KiB bank); emurust.PyBoy too, while the native GameBoy has none."""
+    a = Asm()
+    a.ld_a(0x0A).ld_mem_a(0x0000).ld_a(0x5A).ld_mem_a(0xA123)  # enable RAM, write it
+    loop = a.here()
+    a.jr(loop)
+    rom = bytearray(build_rom(a.bytes(), cartridge_type=0x01))
+    path = tmp_path / "noram.gb"
+    path.write_bytes(bytes(rom))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        native = emurust.GameBoy(bytes(rom))
+        pb = emurust.PyBoy(str(path), bootrom=str(boot_path))
+    native.tick(2)
+    assert native.memory[0xA123] == 0xFF
+    pb.tick(3)
+    assert pb.memory[0xA123] == 0x5A
+    assert pb.memory[0x0147] == 0x01  # the game still reads its own header
+    if _has_pyboy():
+        theirs = import_pyboy(exact=True).PyBoy(
+            str(path), window="null", bootrom=str(boot_path), sound_emulated=False
+        )
+        theirs.tick(3)
+        assert theirs.memory[0xA123] == 0x5A
+
+
+def test_sound_is_the_last_frame_of_a_tick() -> None:
+    with emurust.PyBoy(STARCATCH, sound_emulated=True) as pb:
+        pb.tick(120)
+        one = pb.sound.ndarray
+        assert one.ndim == 2
+        assert one.shape[1] == 2
+        assert 700 < one.shape[0] < 900  # one frame at 48 kHz, as PyBoy's buffer holds
+        pb.tick(5, sound=False)
+        assert pb.sound.ndarray.shape == (0, 2)
+        assert len(pb.sound.raw_buffer) == 0
+
+
+def test_randomize_fills_work_ram() -> None:
+    a, b = emurust.PyBoy(STARCATCH, randomize=True), emurust.PyBoy(STARCATCH, randomize=True)
+    assert a.memory[0xC000:0xE000] != b.memory[0xC000:0xE000]
+    assert len(set(a.memory[0xC000:0xE000])) > 200
+    assert set(emurust.PyBoy(STARCATCH).memory[0xC000:0xE000]) == {0}

@@ -17,6 +17,7 @@ import io
 import os
 import random
 import re
+import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing_extensions import Self
 
 from emurust._core import EmuRustWarning
 from emurust._gameboy import GameBoy
+from emurust.pyboy._boot import boot_rom
 
 # emurust.PyBoy raises exceptions that are both PyBoy's (pyboy.utils) and emurust's own:
 # the names InvalidArgumentError and InvalidAddressError are bound here to those twins
@@ -39,10 +41,12 @@ from emurust.pyboy._errors import (
     InvalidMemoryOperationError,
     InvalidOperationError,
     NotSupportedError,
+    PyBoyStateError,
     translate,
 )
 from emurust.pyboy._errors import OutOfBoundsError as InvalidAddressError
 from emurust.pyboy._events import WindowEvent
+from emurust.pyboy._log import Log
 from emurust.pyboy.api.gameshark import GameShark
 from emurust.pyboy.api.memory_scanner import MemoryScanner
 from emurust.pyboy.api.screen import Screen
@@ -109,7 +113,19 @@ _SUPPORTED_EVENTS = frozenset(
         WindowEvent.PAUSE_TOGGLE,
         WindowEvent.RELEASE_SPEED_UP,
         WindowEvent.STATE_LOAD,
+        WindowEvent.STATE_SAVE,
+        WindowEvent.CYCLE_PALETTE,
+        WindowEvent.SCREENSHOT_RECORD,
+        WindowEvent.SCREEN_RECORDING_TOGGLE,
     }
+)
+# PyBoy 2.8.1's named DMG palettes, in the order WindowEvent.CYCLE_PALETTE goes through them.
+_DMG_PALETTES = (
+    ("SameBoy DMG", (0xC6DE8C, 0x84A563, 0x396139, 0x081810)),
+    ("Classic Green", (0x9BBC0F, 0x8BAC0F, 0x306230, 0x0F380F)),
+    ("Parchment", (0xE0DBCD, 0xA89F94, 0x706B64, 0x2B2B26)),
+    ("Mossy", (0xC4CFA1, 0x8B956D, 0x4D533C, 0x1F1F1C)),
+    ("Grey", (0xFFFFFF, 0x999999, 0x555555, 0x000000)),
 )
 
 
@@ -137,6 +153,28 @@ def _rom_bytes(gamerom: object) -> tuple[bytes, str | None]:
     if not isinstance(data, (bytes, bytearray)):
         raise InvalidInputTypeError("gamerom's read() must return bytes (open the file with 'rb')")
     return bytes(data), None
+
+
+# PyBoy gives MBC1, MBC3 and MBC5 cartridges the RAM banks of the header's RAM size code
+# (at least one 8 KiB bank), whether or not the cartridge type has RAM: the type with RAM
+# of each, for building the machine (the ROM then gets its own header bytes back).
+_WITH_RAM = {0x01: 0x02, 0x0F: 0x10, 0x11: 0x12, 0x19: 0x1A, 0x1C: 0x1D}
+_RAM_TYPES = frozenset({0x02, 0x03, 0x10, 0x12, 0x13, 0x1A, 0x1B, 0x1D, 0x1E})
+
+
+def _with_pyboys_ram(rom: bytes) -> bytes:
+    """``rom`` with the header bytes that make emurust give it the cartridge RAM PyBoy
+    gives it (``rom`` itself when they already agree)."""
+    if len(rom) <= 0x149:
+        return rom
+    kind, size = rom[0x147], rom[0x149]
+    if kind not in _WITH_RAM and not (kind in _RAM_TYPES and size == 1):
+        return rom
+    patched = bytearray(rom)
+    patched[0x147] = _WITH_RAM.get(kind, kind)
+    if size in (0, 1):
+        patched[0x149] = 2  # one 8 KiB bank, as PyBoy's table gives codes 0 to 2
+    return bytes(patched)
 
 
 def _cartridge_title(rom: bytes) -> str:
@@ -402,7 +440,7 @@ class PyBoy:
         cgb: bool | None = None,
         gameshark: str | None = None,
         no_input: bool = False,
-        log_level: str = "ERROR",
+        log_level: str = "WARNING",
         color_palette: Sequence[int] = _DEFAULT_PALETTE,
         cgb_color_palette: Any = None,
         title_status: bool = False,
@@ -419,6 +457,14 @@ class PyBoy:
             )
         if window not in _HEADLESS:
             raise NotSupportedError(f"window={window!r}: emurust.PyBoy runs headless only")
+        self._log = Log(log_level)
+        if window in ("headless", "dummy"):
+            self._log.log(
+                "pyboy.plugins.window_null",
+                "ERROR",
+                'Deprecated use of "headless" or "dummy" window. Change to "null" window '
+                "instead. https://github.com/Baekalfen/PyBoy/wiki/Migrating-from-v1.x.x-to-v2.0.0",
+            )
         randomize = bool(kwargs.pop("randomize", False))  # PyBoy's undocumented option
         for name, value in kwargs.items():
             if name not in _PLUGIN_KWARGS:
@@ -440,8 +486,12 @@ class PyBoy:
         self.gamerom: str | None = path
         self._rom = data
         self._rom_banks = max(1, len(data) // 0x4000)
-        self._boot_rom: bytes | None = None
-        if bootrom is not None:
+        # Without bootrom=, emurust's own boot ROM runs (PyBoy runs its own): the game
+        # starts at PyBoy's cycle, in PyBoy's post-boot state (emurust/pyboy/_boot.py).
+        self._default_boot = bootrom is None
+        if bootrom is None:
+            self._boot_rom: bytes | None = boot_rom()
+        else:
             self._boot_rom = Path(os.fspath(bootrom)).read_bytes()
         self._sound_emulated = bool(sound_emulated)
         self._sound_last = True
@@ -456,10 +506,12 @@ class PyBoy:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EmuRustWarning)  # header warnings: PyBoy's too
             self._gb = GameBoy(
-                data,
+                _with_pyboys_ram(data),
                 boot_rom=self._boot_rom,
                 sound_sample_rate=self._sample_rate if self._sound_emulated else None,
             )
+        if len(data) > 0x149 and _with_pyboys_ram(data) is not data:
+            self._gb._patch_rom(0x147, data[0x147:0x14A])  # the header as the game reads it
         cart_type = data[0x147] if len(data) > 0x147 else 0
         self._battery = cart_type in _BATTERY_TYPES
         self._rtc = cart_type in _RTC_TYPES
@@ -512,6 +564,8 @@ class PyBoy:
         self.tilemap_window = TileMap(self, "WINDOW")
         self.sound = Sound(self)
         self._game_wrapper: PyBoyGameWrapper | None = None
+        self._palette_index = 0
+        self._recording: list[Any] | None = None
         self.memory_scanner = MemoryScanner(self)
         self.gameshark = GameShark(self.memory)
         if gameshark:
@@ -552,6 +606,7 @@ class PyBoy:
             self._post_handle_events()
         if rendered:
             self.screen._update()
+        self._post_tick()
         return running
 
     def _run(self, frames: int, render: bool, sound: bool = False) -> None:
@@ -604,6 +659,71 @@ class PyBoy:
                 self.paused = not self.paused
             elif event == WindowEvent.STATE_LOAD:
                 self._state_load_event()
+            elif event == WindowEvent.STATE_SAVE:
+                self._state_save_event()
+            elif event == WindowEvent.CYCLE_PALETTE:
+                name, palette = _DMG_PALETTES[self._palette_index % len(_DMG_PALETTES)]
+                self._palette_index += 1
+                self.set_color_palette(palette)
+                self._log.log("pyboy.pyboy", "INFO", f"Palette: {name}")
+            elif event == WindowEvent.SCREENSHOT_RECORD:
+                self._screenshot()
+            elif event == WindowEvent.SCREEN_RECORDING_TOGGLE:
+                self._toggle_recording()
+
+    def _state_save_event(self) -> None:
+        """``WindowEvent.STATE_SAVE``: PyBoy writes ``<gamerom>.state`` in its format."""
+        if self.gamerom is None:
+            self._log.log(
+                "pyboy.pyboy",
+                "ERROR",
+                "Failed to save game state. PyBoy is loaded without a filepath.",
+            )
+            return
+        with open(self.gamerom + ".state", "wb") as f:
+            self.save_state(f, state_format="pyboy")
+
+    def _screenshot(self) -> None:
+        """``WindowEvent.SCREENSHOT_RECORD``: the screen as a PNG in ``screenshots/``."""
+        directory = os.path.join(os.path.curdir, "screenshots")
+        os.makedirs(directory, mode=0o755, exist_ok=True)
+        path = os.path.join(
+            directory, time.strftime(f"{self.cartridge_title}-%Y.%m.%d-%H.%M.%S.png")
+        )
+        self.screen.image.save(path)
+        self._log.log("pyboy.plugins.screenshot_recorder", "INFO", f"Screenshot saved in {path}")
+
+    def _toggle_recording(self) -> None:
+        """``WindowEvent.SCREEN_RECORDING_TOGGLE``: the screen after every ``tick`` until
+        the next toggle, then saved as a GIF in ``recordings/``."""
+        name = "pyboy.plugins.screen_recorder"
+        if self._recording is None:
+            self._recording = []
+            return
+        frames, self._recording = self._recording, None
+        self._log.log(name, "INFO", "ScreenRecorder saving...")
+        if not frames:
+            self._log.log(name, "ERROR", "Screen recording failed: no frames")
+            return
+        directory = os.path.join(os.path.curdir, "recordings")
+        os.makedirs(directory, mode=0o755, exist_ok=True)
+        path = os.path.join(
+            directory, time.strftime(f"{self.cartridge_title}-%Y.%m.%d-%H.%M.%S.gif")
+        )
+        frames[0].save(
+            path,
+            save_all=True,
+            interlace=False,
+            loop=0,
+            optimize=True,
+            append_images=frames[1:],
+            duration=20,
+        )
+        self._log.log(name, "INFO", f"Screen recording saved in {path}")
+
+    def _post_tick(self) -> None:
+        if self._recording is not None:
+            self._recording.append(self.screen.image.copy())
 
     def _state_load_event(self) -> None:
         """``WindowEvent.STATE_LOAD``: PyBoy loads ``<gamerom>.state``."""
@@ -657,8 +777,8 @@ class PyBoy:
         event = _index(event, "event")
         if event not in _SUPPORTED_EVENTS:
             raise NotSupportedError(
-                f"send_input({WindowEvent(event)}): only button, QUIT, PASS, PAUSE, UNPAUSE, "
-                "PAUSE_TOGGLE, RELEASE_SPEED_UP and STATE_LOAD events are supported"
+                f"send_input({WindowEvent(event)}): only button, QUIT, PASS, pause, speed, "
+                "state, palette, screenshot and GIF recording events are supported"
             )
         if delay:
             if not delay > 0:
@@ -669,11 +789,28 @@ class PyBoy:
 
     # ---- state ----------------------------------------------------------------------
 
-    def save_state(self, file_like_object: IO[bytes]) -> None:
-        """Writes the machine's state (emurust's own format, which ``load_state`` reads;
-        PyBoy cannot read it) to a binary file-like object."""
+    def save_state(self, file_like_object: IO[bytes], *, state_format: str = "emurust") -> None:
+        """Writes the machine's state to a binary file-like object: emurust's own format
+        (the default; ``load_state`` reads it, PyBoy cannot), or with
+        ``state_format="pyboy"`` PyBoy 2.8.1's, which PyBoy loads and continues from as it
+        would from its own (written at a frame end, as ``tick`` leaves the machine; the
+        sound section is a ``sound_emulated=False`` PyBoy's: docs/pyboy.md)."""
         _check_binary(file_like_object, "save_state")
-        file_like_object.write(self._gb.save_state())
+        if state_format == "pyboy":
+            try:
+                data = self._gb.save_pyboy_state()
+            except Exception as e:
+                twin = translate(e)
+                if twin is e:
+                    raise
+                raise twin from None
+        elif state_format == "emurust":
+            data = self._gb.save_state()
+        else:
+            raise InvalidArgumentError(
+                f"state_format must be 'emurust' or 'pyboy', not {state_format!r}"
+            )
+        file_like_object.write(data)
 
     def load_state(self, file_like_object: IO[bytes]) -> None:
         """Reads a state from a binary file-like object: one written by :meth:`save_state`,
@@ -687,6 +824,12 @@ class PyBoy:
             if data.startswith(_EMURUST_STATE_MAGIC):
                 self._gb.load_state(data, check_rom=False)
             else:
+                if self._default_boot and len(data) > 1 and data[1]:
+                    raise PyBoyStateError(
+                        "this PyBoy state was saved while PyBoy's boot ROM was running; "
+                        "emurust's boot ROM is another program and cannot continue it "
+                        "(save the state after the boot, or pass PyBoy's boot ROM as bootrom=)"
+                    )
                 self._gb.load_pyboy_state(data)
         except Exception as e:
             twin = translate(e)
