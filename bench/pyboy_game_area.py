@@ -2,8 +2,9 @@
 
 Alternates, in one run: ``tick(1, render=False)``, ``game_area()`` and the 40
 ``get_sprite(i)`` calls, and reports the median of each (and the same calls on PyBoy 2.8.1
-when it is installed). Ratios measured alternating hold better than absolute figures on a
-busy machine.
+when it is installed); then ``tick(n)`` with ``sound_emulated=True`` against ``False``
+(the last frame of each tick sampled, as PyBoy does). Ratios measured alternating hold
+better than absolute figures on a busy machine.
 
     python bench/pyboy_game_area.py [--rounds 400] [ROM ...]
 """
@@ -46,6 +47,26 @@ def measure(make: Callable[[], Any], rounds: int) -> dict[str, float]:
     }
 
 
+def sound_cost(rom: Path, rounds: int) -> list[str]:
+    """``tick(n, render=False)`` with sound sampled against without, alternating."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        on = emurust.PyBoy(str(rom), sound_emulated=True)
+        off = emurust.PyBoy(str(rom), sound_emulated=False)
+    for pb in (on, off):
+        pb.tick(200, render=False)
+    lines = []
+    for n in (1, 24):
+        t_on: list[float] = []
+        t_off: list[float] = []
+        for _ in range(rounds):
+            _median_us(lambda n=n: on.tick(n, render=False), t_on)
+            _median_us(lambda n=n: off.tick(n, render=False), t_off)
+        a, b = statistics.median(t_on), statistics.median(t_off)
+        lines.append(f"  tick({n}): sound on {a:.1f} us, off {b:.1f} us: x{a / b:.2f}")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("roms", nargs="*", type=Path)
@@ -72,6 +93,7 @@ def main() -> None:
             t = r["tick(1) headless us"]
             cells = ", ".join(f"{k} {v:.1f}" for k, v in r.items())
             print(f"  {name}: {cells}; game_area/tick {r['game_area() us'] / t:.2f}")
+        print("\n".join(sound_cost(rom, args.rounds)))
 
 
 if __name__ == "__main__":
