@@ -7,9 +7,11 @@ __all__ = ["WindowEvent"]
 
 class WindowEvent(int):
     """PyBoy's ``WindowEvent`` names and numbers (``pyboy.utils.WindowEvent``), for
-    :meth:`PyBoy.send_input`. Only the button events, ``QUIT``, ``PASS``, ``PAUSE``,
-    ``UNPAUSE``, ``PAUSE_TOGGLE``, ``RELEASE_SPEED_UP`` and ``STATE_LOAD`` are supported; the
-    others (window, debugger, recording and rewind events) raise ``NotImplementedError``."""
+    :meth:`PyBoy.send_input`; an ``int``, whose ``str`` is the event's name. Supported: the
+    button events, ``QUIT``, ``PASS``, ``PAUSE``, ``UNPAUSE``, ``PAUSE_TOGGLE``,
+    ``RELEASE_SPEED_UP``, ``STATE_SAVE``, ``STATE_LOAD``, ``CYCLE_PALETTE``,
+    ``SCREENSHOT_RECORD`` and ``SCREEN_RECORDING_TOGGLE``; the others (window, debugger, MP4
+    recording and rewind events) raise ``NotImplementedError``."""
 
     (
         QUIT,
