@@ -174,11 +174,6 @@ pub struct Cartridge {
     header: Header,
     warnings: Vec<String>,
     fingerprint: u64,
-    /// Set only while a state is loaded with the ROM check off
-    /// (`GameBoy::load_state_from_any_rom`): the state's ROM fingerprint and
-    /// exact cartridge type byte are then not compared with this cartridge's
-    /// (its MBC and RAM size still must fit).
-    pub(crate) other_rom_ok: bool,
 }
 
 /// FNV-1a, 64 bits.
@@ -401,7 +396,6 @@ impl Cartridge {
             header,
             warnings,
             fingerprint,
-            other_rom_ok: false,
         };
         cart.remap();
         Ok(cart)
@@ -925,14 +919,14 @@ impl Stateful for Cartridge {
     fn load(&mut self, r: &mut StateReader) -> Result<()> {
         r.begin_section(b"CART")?;
         let fp = r.u64()?;
-        if fp != self.fingerprint && !self.other_rom_ok {
+        if fp != self.fingerprint && !r.other_rom_ok {
             return Err(Error::InvalidState(format!(
                 "state was saved with another ROM (ROM fingerprint 0x{fp:016X}, this ROM 0x{:016X})",
                 self.fingerprint
             )));
         }
         let ty = r.u8()?;
-        if ty != self.header.cartridge_type && !self.other_rom_ok {
+        if ty != self.header.cartridge_type && !r.other_rom_ok {
             return Err(bad(format!(
                 "cartridge type is 0x{ty:02X}, this cartridge is 0x{:02X}",
                 self.header.cartridge_type
@@ -940,7 +934,7 @@ impl Stateful for Cartridge {
         }
         let tag = r.u8()?;
         if tag != self.mbc.tag() {
-            if self.other_rom_ok {
+            if r.other_rom_ok {
                 return Err(Error::InvalidState(format!(
                     "the state's cartridge has another memory bank controller than this one \
                      (cartridge type 0x{ty:02X}, this one 0x{:02X})",

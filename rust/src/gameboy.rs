@@ -349,11 +349,10 @@ impl Core {
                     .into(),
             ));
         }
+        r.other_rom_ok = !check_rom;
         let mut core = self.clone();
-        core.hw.cart.other_rom_ok = !check_rom;
         core.cpu.load(&mut r)?;
         core.hw.load(&mut r)?;
-        core.hw.cart.other_rom_ok = false;
         r.begin_section(b"RAM ")?;
         let new_ram = r.raw(RAM_SIZE)?;
         r.end_section()?;

@@ -116,6 +116,10 @@ pub struct StateReader<'a> {
     buf: &'a [u8],
     pos: usize,
     section_end: Option<(usize, [u8; 4])>,
+    /// The state may come from another ROM (`GameBoy::load_state_checked`
+    /// with the ROM check off): the cartridge section then does not compare
+    /// its ROM fingerprint and exact type byte.
+    pub other_rom_ok: bool,
 }
 
 impl<'a> StateReader<'a> {
@@ -124,6 +128,7 @@ impl<'a> StateReader<'a> {
             buf,
             pos: 0,
             section_end: None,
+            other_rom_ok: false,
         }
     }
     pub fn remaining(&self) -> usize {
