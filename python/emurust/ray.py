@@ -43,7 +43,7 @@ except ImportError as e:  # ray is an optional dependency
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch, check_actions, check_ids
-from emurust.envs._engine import Bools, Bytes, frame_shape, make_engine, rom_bytes
+from emurust.envs._engine import Bools, Bytes, compose_obs, frame_shape, make_engine, rom_bytes
 from emurust.envs._gymnasium import InitialState, Obs, _spaces, _spec_with
 from emurust.games import GameSpec
 
@@ -519,9 +519,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return refs
 
     def _obs(self, screen: Bytes, ram: Bytes) -> Obs:
-        if self.game.obs_fields:
-            return {"screen": screen, "ram": ram}
-        return screen
+        return compose_obs(self.game, screen, ram)
 
     # ---- synchronous API --------------------------------------------------------------
 

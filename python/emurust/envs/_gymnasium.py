@@ -18,7 +18,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch
-from emurust.envs._engine import Bools, Engine, convert_shades, make_engine
+from emurust.envs._engine import Bools, Engine, compose_obs, convert_shades, make_engine
 from emurust.games import GameSpec, get
 
 __all__ = ["GameBoyEnv", "GameBoyVectorEnv", "register_gymnasium"]
@@ -42,6 +42,9 @@ def _spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:
 
 def _spaces(spec: GameSpec, shape: tuple[int, ...]) -> tuple[spaces.Space[Any], spaces.Discrete]:
     """The observation and action spaces of one env (``shape``: the engine's observation)."""
+    ram_only = spaces.Box(0, 255, (len(spec.obs_addresses),), np.uint8)
+    if spec.obs == "ram":
+        return ram_only, spaces.Discrete(len(spec.actions))
     screen = spaces.Box(0, 3 if spec.obs == "shades" else 255, shape, np.uint8)
     obs: spaces.Space[Any] = screen
     if spec.obs_fields:
@@ -88,6 +91,7 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
             rom=rom,
             initial_state=initial_state,
             num_threads=1,
+            draw=render_mode is not None,
         )
         self._batch = EnvBatch(self.game, engine, autoreset="disabled")
         self.observation_space, self.action_space = _spaces(self.game, engine.observation_shape)
@@ -96,10 +100,8 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
 
     def _obs(self) -> Obs:
         engine = self._batch.engine
-        screen: npt.NDArray[np.uint8] = engine.obs[0].copy()
-        if self.game.obs_fields:
-            return {"screen": screen, "ram": engine.ram[0, : len(self.game.obs_addresses)].copy()}
-        return screen
+        k = len(self.game.obs_addresses)
+        return compose_obs(self.game, engine.obs[0].copy(), engine.ram[0, :k].copy())
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -199,6 +201,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             rom=rom,
             initial_state=initial_state,
             num_threads=num_threads,
+            draw=render_mode is not None,
         )
         self._batch = EnvBatch(
             self.game, engine, "next_step" if mode == AutoresetMode.NEXT_STEP else "disabled"
@@ -244,9 +247,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             ram = engine.ram[:, :k].copy()
         else:
             screen, ram = engine.obs, engine.ram[:, :k]
-        if self.game.obs_fields:
-            return {"screen": screen, "ram": ram}
-        return screen
+        return compose_obs(self.game, screen, ram)
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 BUTTON_NAMES = ("a", "b", "start", "select", "up", "down", "left", "right")
-OBS_MODES = ("gray", "gray_half", "rgb", "shades")
+OBS_MODES = ("gray", "gray_half", "rgb", "shades", "ram")
 
 # The regions fields may live in: work RAM and high RAM are read straight from the
 # emulators' memory (zero-copy views in emurust).
@@ -240,9 +240,11 @@ class GameSpec:
     holds the game's random state: each episode writes a value derived from the env's seed
     there, never 0. An action holds its buttons ``hold_frames`` frames (default: the whole
     step), a step lasts ``frame_skip`` frames and only the last is drawn; ``obs`` is the
-    screen mode (``"gray"`` 144x160, ``"gray_half"`` 72x80, ``"rgb"``, ``"shades"``),
-    ``frame_stack`` the number of frames per observation, ``obs_fields`` the fields shown to
-    the policy as a RAM vector beside the screen.
+    screen mode (``"gray"`` 144x160, ``"gray_half"`` 72x80, ``"rgb"``, ``"shades"``) or
+    ``"ram"``: no screen at all (no frame is drawn), the observation is the bytes of
+    ``ram_obs_fields`` (default: ``obs_fields``) as a uint8 vector, for policies that read
+    RAM only. ``frame_stack`` is the number of frames per observation (screen modes),
+    ``obs_fields`` the fields shown to the policy as a RAM vector beside the screen.
     """
 
     name: str
@@ -261,6 +263,7 @@ class GameSpec:
     obs: str = "gray_half"
     frame_stack: int = 1
     obs_fields: tuple[str, ...] = ()
+    ram_obs_fields: tuple[str, ...] = ()
     novelty: Novelty | None = None
     description: str = ""
     reward_range: tuple[float, float] = (-float("inf"), float("inf"))
@@ -306,6 +309,17 @@ class GameSpec:
             )
         for name in self.obs_fields:
             self._field(name, "obs_fields")
+        for name in self.ram_obs_fields:
+            self._field(name, "ram_obs_fields")
+        if self.obs == "ram" and not (self.ram_obs_fields or self.obs_fields):
+            raise GameSpecError(
+                f'obs="ram" observes RAM only, but {self.name} names no fields to observe: '
+                "give ram_obs_fields (or obs_fields)"
+            )
+        if self.obs == "ram" and self.frame_stack != 1:
+            raise GameSpecError(
+                f'obs="ram" draws no frames to stack: frame_stack must be 1, got {self.frame_stack}'
+            )
         if (
             self.seed_field is not None
             and self._field(self.seed_field, "seed_field").kind != "uint"
@@ -335,11 +349,19 @@ class GameSpec:
         return self.frame_skip if self.hold_frames is None else self.hold_frames
 
     @property
+    def observed_fields(self) -> tuple[str, ...]:
+        """The fields of the RAM observation: ``obs_fields`` beside a screen; with
+        ``obs="ram"``, ``ram_obs_fields`` (or ``obs_fields`` when that is empty)."""
+        if self.obs == "ram":
+            return self.ram_obs_fields or self.obs_fields
+        return self.obs_fields
+
+    @property
     def obs_addresses(self) -> tuple[int, ...]:
-        """The bytes of ``obs_fields``, in order: the RAM observation."""
+        """The bytes of :attr:`observed_fields`, in order: the RAM observation."""
         return tuple(
             a
-            for name in self.obs_fields
+            for name in self.observed_fields
             for a in range(
                 self.fields[name].address, self.fields[name].address + self.fields[name].size
             )

@@ -801,7 +801,7 @@ impl PyVecGameBoy {
         self.read(|e| e.frame_stack())
     }
 
-    /// "gray", "rgb", "shades" or "gray_half".
+    /// "gray", "rgb", "shades", "gray_half" or "none".
     #[getter]
     fn obs_mode(&self) -> PyResult<&'static str> {
         self.read(|e| e.obs_mode().name())
