@@ -318,7 +318,8 @@ def test_ram_only_observations_draw_no_screen_and_match_both_backends() -> None:
     give the same observations and rewards step for step; the Gymnasium checker passes."""
     spec = STARCATCH.replace(obs="ram")
     fields = spec.ram_obs_fields
-    assert fields and spec.obs_addresses[0] == spec.fields[fields[0]].address
+    assert fields
+    assert spec.obs_addresses[0] == spec.fields[fields[0]].address
     k = len(spec.obs_addresses)
     rng = np.random.default_rng(3)
     actions = rng.integers(0, 3, (60, 3))
@@ -327,10 +328,12 @@ def test_ram_only_observations_draw_no_screen_and_match_both_backends() -> None:
         env = GameBoyVectorEnv(spec, 3, backend=backend, num_threads=1)
         assert env.single_observation_space == gym.spaces.Box(0, 255, (k,), np.uint8)
         assert env.engine.obs.size == 0  # no screen
-        obs, _ = env.reset(seed=7)
-        trace = [obs.copy()]
+        first, _ = env.reset(seed=7)
+        assert isinstance(first, np.ndarray)
+        trace = [first.copy()]
         for a in actions:
-            obs, reward, term, trunc, _ = env.step(a)
+            obs, reward, term, _trunc, _ = env.step(a)
+            assert isinstance(obs, np.ndarray)
             assert obs.shape == (3, k)
             # The observation is the RAM: the fields' bytes, as the engine reads them.
             at = 0
@@ -352,11 +355,13 @@ def test_ram_only_observations_draw_no_screen_and_match_both_backends() -> None:
     for _ in range(30):
         single.step(1)
     frame = single.render()
-    assert frame is not None and frame.shape == (144, 160, 3) and frame.min() < 255
+    assert frame is not None
+    assert frame.shape == (144, 160, 3)
+    assert frame.min() < 255
     puffer = GameBoyPufferEnv("Starcatch", num_envs=2, num_threads=1, obs="ram")
     assert puffer.single_observation_space.shape == (k,)
-    obs, _ = puffer.reset(seed=7)
-    assert np.array_equal(obs[0], runs[0][0][0])
+    flat, _ = puffer.reset(seed=7)
+    assert np.array_equal(flat[0], runs[0][0][0])
 
 
 def test_ram_only_specs_need_fields_and_no_stack() -> None:

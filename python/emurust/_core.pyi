@@ -53,6 +53,7 @@ __all__ = [
     "VecGameBoy",
     "__version__",
     "_reseal_state",
+    "available_cpus",
 ]
 
 __version__: str
@@ -60,6 +61,7 @@ MAX_ROM_SIZE: int
 BOOT_ROM_SIZE: int
 
 def _reseal_state(state: bytes | bytearray) -> bytes: ...
+def available_cpus() -> int: ...
 
 class EmuRustError(Exception): ...
 class InvalidRomError(EmuRustError): ...
