@@ -145,6 +145,11 @@ def test_num_envs_auto_follows_the_policy_and_the_device() -> None:
     assert auto_num_envs("ram", "cpu", 16) == 2048
     assert auto_num_envs("pixel", "cuda:0", 16) == 1024
     assert PPOConfig(num_envs=10).resolved().num_envs == 10
+    resolved = PPOConfig(num_envs=64).resolved()
+    assert (resolved.num_steps, resolved.learning_rate) == (32, 5e-4)
+    resolved = PPOConfig(policy="ram", num_envs=256).resolved()
+    assert (resolved.num_steps, resolved.learning_rate) == (8, 2.5e-3)
+    assert PPOConfig(num_envs=4096, num_steps=3, learning_rate=1.0).resolved().num_steps == 3
     with pytest.raises(ValueError, match="automatic"):
         _ = PPOConfig().batch_size
 

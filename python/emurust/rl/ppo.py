@@ -672,6 +672,8 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
     """Train a PPO agent on ``config.game``; write logs, checkpoints, ``agent.pt`` and
     ``summary.json`` under ``out``."""
     config = config.resolved()
+    assert config.num_steps is not None
+    assert config.learning_rate is not None
     out = Path(out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     if config.batch_size % config.num_minibatches:
