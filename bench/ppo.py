@@ -43,9 +43,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-# Before torch loads OpenMP (the trainer's default; see emurust.rl).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
 RESULTS = Path(__file__).resolve().parent / "results"
 
 

@@ -98,8 +98,8 @@ class PPOConfig:
     num_threads: int | None = field(
         default=None,
         metadata=_opt(
-            "emulator threads (default: the CPUs the process may use; with ray: per actor, "
-            "default 1)",
+            "emulator threads (default: one per CPU the process may use, affinity and cgroup "
+            "quota; with ray: per actor, default 1)",
             "--threads",
         ),
     )
@@ -112,7 +112,7 @@ class PPOConfig:
     torch_threads: int | None = field(
         default=None,
         metadata=_opt(
-            "torch threads for the PPO update (default: see thread_plan; the policy acts on "
+            "torch threads for the PPO update (default 1: see thread_plan; the policy acts on "
             "one thread beside the emulators)"
         ),
     )
@@ -174,26 +174,33 @@ def auto_num_envs(policy: str, device: str, cpus: int) -> int:
 
 
 class ThreadPlan(NamedTuple):
-    """torch's thread count in each phase, and the emulator threads."""
+    """The emulator threads, and torch's thread count in each phase."""
 
-    emulator: int | None  # None: VecGameBoy's default (the CPUs the process may use)
+    emulator: int
     rollout: int
     update: int
 
 
 def thread_plan(config: PPOConfig, cpus: int | None = None) -> ThreadPlan:
-    """Threads per phase, from the CPUs the process may use (``cpus``, default
-    :func:`emurust.available_cpus`: the affinity mask capped by a cgroup quota).
+    """Threads per phase. The emulators get one thread per CPU the process may use (``cpus``,
+    default :func:`emurust.available_cpus`: the affinity mask capped by a cgroup quota;
+    ``num_threads`` sets it); torch gets one thread in both phases unless ``torch_threads``
+    sets the update's.
 
-    - The rollout: the emulator threads (``num_threads``, default one per CPU) step one half
-      batch while the policy acts on the other on one torch thread. torch's pool beside them
-      oversubscribes the cores and its OpenMP threads then wait for each other at every
-      barrier (2 busy cores: 125-188 env steps/s against 1,791-2,040 on one thread).
-    - The update runs with the emulators idle: ``torch_threads``, default one thread per CPU
-      up to 4 (the network is small: its matrices stop gaining from more threads), and one
-      on a single CPU. A GPU's host side uses the same counts.
+    - The rollout: the emulator threads step one half batch while the policy acts on the
+      other. torch's pool beside them oversubscribes the cores and its OpenMP threads then
+      wait for each other at every barrier (2 busy cores: 125-188 env steps/s against
+      1,791-2,040 on one thread).
+    - The update runs with the emulators idle, on one thread by default. On 2 quiet cores
+      (the pixel network, bench/README.md) a second OpenMP thread made it 1.5 times faster
+      with OpenMP's default spinning waits, and not at all faster with passive ones
+      (``OMP_WAIT_POLICY=PASSIVE``); beside other busy processes the spinning threads made it
+      up to 7 times slower than one thread. One thread is also what makes a seeded run train
+      the same weights on every machine: torch's CPU results depend on its thread count.
     """
     cpus = available_cpus() if cpus is None else cpus
-    update = config.torch_threads or max(1, min(cpus, 4))
-    rollout = update if _is_cuda(config.device) else 1
-    return ThreadPlan(config.num_threads, rollout, update)
+    emulator = config.num_threads if config.num_threads is not None else cpus
+    if config.vectorization == "ray":  # per actor, each on a CPU of its own by default
+        emulator = config.num_threads or 1
+    update = config.torch_threads or 1
+    return ThreadPlan(emulator, 1, update)
