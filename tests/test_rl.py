@@ -148,8 +148,10 @@ def test_num_envs_auto_follows_the_policy_and_the_device() -> None:
     assert PPOConfig(num_envs=10).resolved().num_envs == 10
     resolved = PPOConfig(num_envs=64).resolved()
     assert (resolved.num_steps, resolved.learning_rate) == (32, 5e-4)
+    assert resolved.total_timesteps == 1_500_000
     resolved = PPOConfig(policy="ram", num_envs=256).resolved()
     assert (resolved.num_steps, resolved.learning_rate) == (8, 2.5e-3)
+    assert resolved.total_timesteps == 5_000_000
     assert PPOConfig(num_envs=4096, num_steps=3, learning_rate=1.0).resolved().num_steps == 3
     with pytest.raises(ValueError, match="automatic"):
         _ = PPOConfig().batch_size

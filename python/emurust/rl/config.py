@@ -43,8 +43,15 @@ class PPOConfig:
             choices=POLICIES,
         ),
     )
-    total_timesteps: int = field(
-        default=1_500_000, metadata=_opt("env steps to train for", "--total-steps")
+    total_timesteps: int | None = field(
+        default=None,
+        metadata=_opt(
+            "env steps to train for (auto: 1,500,000 for the pixel policy, 5,000,000 for the "
+            "RAM policy, which learns Starcatch more slowly per step but runs several times "
+            "faster)",
+            "--total-steps",
+            auto=True,
+        ),
     )
     num_envs: int | None = field(
         default=None,
@@ -122,7 +129,8 @@ class PPOConfig:
         """This config with its automatic settings decided: ``num_envs``
         (:func:`auto_num_envs`), ``num_steps`` (rollouts of about 2,048 transitions, at
         least 8 steps) and ``learning_rate`` (per policy: the RAM network is small and its
-        inputs standardized; at 5e-4 it learned Starcatch several times slower)."""
+        inputs standardized; at 5e-4 it learned Starcatch several times slower) and
+        ``total_timesteps`` (per policy)."""
         n = self.num_envs
         if n is None:
             n = auto_num_envs(self.policy, self.device, available_cpus())
@@ -133,7 +141,12 @@ class PPOConfig:
         lr = self.learning_rate
         if lr is None:
             lr = 2.5e-3 if self.policy == "ram" else 5e-4
-        return dataclasses.replace(self, num_envs=n, num_steps=steps, learning_rate=lr)
+        total = self.total_timesteps
+        if total is None:
+            total = 5_000_000 if self.policy == "ram" else 1_500_000
+        return dataclasses.replace(
+            self, num_envs=n, num_steps=steps, learning_rate=lr, total_timesteps=total
+        )
 
     @property
     def batch_size(self) -> int:
@@ -147,6 +160,8 @@ class PPOConfig:
 
     @property
     def num_iterations(self) -> int:
+        if self.total_timesteps is None:
+            raise ValueError("total_timesteps is automatic: use config.resolved() first")
         return max(1, self.total_timesteps // self.batch_size)
 
     @property
