@@ -365,8 +365,8 @@ def _process_figures() -> tuple[int, int]:
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc (Linux)")
 def test_an_env_dropped_after_send_without_close_is_freed() -> None:
     """150 create/send/recv/del cycles of 64 envs: memory and threads stay flat (before
-    the fix each env kept its stepping thread and itself alive: +4.5 MiB and +1 thread a
-    cycle)."""
+    the fix each env kept its stepping thread and itself alive: one more thread a cycle,
+    and the issue measured 40 -> 716 MiB)."""
 
     def cycle() -> None:
         env = GameBoyVectorEnv("Starcatch", 64, batch_size=32, num_threads=1)
