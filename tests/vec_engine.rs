@@ -623,7 +623,10 @@ fn states_load_across_engine_and_gameboy() {
     let counted = gb.peek(PRESSED_FRAMES);
     assert!(counted > 0);
     assert_eq!(e.ram(), &[counted; 3]);
-    assert!(e.obs().iter().all(|&g| g == 255), "a state holds no pixels");
+    assert!(
+        e.obs().iter().all(|&g| g == 255),
+        "the state's picture: blank, as no frame was drawn"
+    );
     for i in 0..3 {
         assert!(e.save_state(i).unwrap() == state);
     }
@@ -714,9 +717,9 @@ fn masked_steps_run_only_the_masked_envs() {
     }
 }
 
-/// Envs started from a GameBoy's snapshot begin with its last drawn frame
-/// (a save state holds no pixels: its first observation is blank), and a
-/// reset returns to it; a snapshot of another ROM is refused.
+/// Envs started from a GameBoy's snapshot, or from its save state, begin
+/// with its last drawn frame, and a reset returns to it; a snapshot of
+/// another ROM is refused.
 #[test]
 fn envs_start_from_a_gameboys_snapshot_with_its_frame() {
     let mut gb = GameBoy::new(&joypad_rom(), None).unwrap();
@@ -739,11 +742,19 @@ fn envs_start_from_a_gameboys_snapshot_with_its_frame() {
     e.step(&[0, 1]).unwrap();
     e.reset();
     assert_eq!(&e.obs()[..PIXELS], &shades[..]);
-    let from_bytes =
+    let mut from_bytes =
         VecEngine::new(shared(&joypad_rom()), 1, cfg(None, Some(gb.save_state()))).unwrap();
-    assert!(
-        from_bytes.obs().iter().all(|&s| s == 0),
-        "a state holds no pixels"
+    assert_eq!(
+        &from_bytes.obs()[..PIXELS],
+        &shades[..],
+        "the state's picture"
+    );
+    from_bytes.step(&[0]).unwrap();
+    from_bytes.reset();
+    assert_eq!(
+        &from_bytes.obs()[..PIXELS],
+        &shades[..],
+        "and again after a reset"
     );
     let mut other = joypad_rom();
     other[0x134] = b'W';

@@ -30,7 +30,7 @@ from emurust._core import (
     InvalidAddressError,
     InvalidArgumentError,
 )
-from emurust._gameboy import GameBoy
+from emurust._gameboy import GameBoy, _read_state
 from emurust.verify.pyboy_adapter import PYBOY_GREYS
 
 if TYPE_CHECKING:
@@ -660,9 +660,8 @@ class PyBoy:
                 n = left
                 if self.queued_input:
                     n = max(1, min(n, self.queued_input[0][0] - self.frame_count))
-                self._run(n, render and n == left)
+                self._run(n, render and n == left)  # counts the frames in frame_count
                 rendered = rendered or (render and n == left)
-                self.frame_count += n
             left -= n
             running = not self.quitting
             self._post_handle_events()
@@ -671,10 +670,18 @@ class PyBoy:
         return running
 
     def _run(self, frames: int, render: bool) -> None:
+        """Runs ``frames`` frames, calling the hooks they hit, and counts every frame that
+        ran in ``frame_count``: also those before a hook that raised or a Ctrl-C."""
         gb = self._gb
         while frames > 0:
-            done, hit = gb._pyboy_tick(frames, render)
+            before = gb.frame_count
+            try:
+                done, hit = gb._pyboy_tick(frames, render)
+            except BaseException:  # Ctrl-C: the frames that ran before it still count
+                self.frame_count += gb.frame_count - before
+                raise
             frames -= done
+            self.frame_count += done
             if hit is not None:
                 callback, context = self._hooks[hit]
                 callback(context)
@@ -738,6 +745,9 @@ class PyBoy:
         """Presses ``input`` at the start of the next frame and releases it ``delay`` frames
         later (PyBoy's ``button``)."""
         press, release = self._button_events(input)
+        delay = _index(delay, "delay")  # checked now: a bad delay never leaves A held
+        if delay < 0:
+            raise InvalidArgumentError(f"delay must be a non-negative int (frames), not {delay}")
         self.send_input(press)
         self.send_input(release, delay)
 
@@ -776,7 +786,7 @@ class PyBoy:
         or one written by PyBoy 2.8.1's ``save_state`` (``InvalidStateError`` names the
         problem with any other)."""
         _check_binary(file_like_object, "load_state")
-        data = file_like_object.read()
+        data = _read_state(file_like_object, "load_state")  # bounded: not /dev/zero
         if data.startswith(_EMURUST_STATE_MAGIC):
             self._gb.load_state(data)
         else:
@@ -831,6 +841,11 @@ class PyBoy:
         size = self._cart_ram_size
         if size == 0:
             return
+        if len(data) < self._pyboy_ram_bytes:  # PyBoy fails reading past the end too
+            raise InvalidArgumentError(
+                f"the .ram file has {len(data)} bytes; this cartridge's RAM in PyBoy's layout "
+                f"is {self._pyboy_ram_bytes} bytes"
+            )
         ram = bytearray(data[:size].ljust(size, b"\0"))
         if self._mbc2:
             ram = bytearray(b & 0x0F for b in ram)
@@ -986,3 +1001,8 @@ def _check_binary(f: object, what: str) -> None:
         )
     if isinstance(f, io.TextIOBase):
         raise TypeError(f"{what}: text file not allowed, open it in binary mode ('rb'/'wb')")
+    method = "write" if what == "save_state" else "read"
+    if not callable(getattr(f, method, None)):
+        raise TypeError(
+            f"{what} takes a binary file-like object (with .{method}()), not {type(f).__name__}"
+        )

@@ -678,9 +678,8 @@ impl VecEngine {
             return bad("give initial_state or initial_snapshot, not both".into());
         }
         if let Some(state) = &config.initial_state {
+            // The first observation is the state's picture.
             core.load(&mut ram, state)?;
-            // A save state holds no pixels: the first observation is blank.
-            core.hw.ppu.clear_frame();
         }
         let initial = match config.initial_snapshot {
             Some(mut snap) => {
@@ -1250,12 +1249,11 @@ impl VecEngine {
     }
 
     /// Load a state into env `i`; a state that does not load leaves the env
-    /// unchanged. A state holds no pixels: the env's observation is blank
-    /// until its next step.
+    /// unchanged. The env's observation is the state's picture (blank for a
+    /// version 5 state, which has none).
     pub fn load_state(&mut self, i: usize, data: &[u8]) -> Result<()> {
         self.check_env(i)?;
         self.cores[i].load(&mut self.rams[i], data)?;
-        self.cores[i].hw.ppu.clear_frame();
         self.refresh_obs(i);
         Ok(())
     }

@@ -186,9 +186,18 @@ class EmurustEngine:
         image = rom_bytes(spec, rom)
         if initial_state is None and spec.start is not None:
             with warnings.catch_warnings():
+                # The VecGameBoy below emits the ROM's warnings; they are named here only
+                # when the start function fails, which they may explain.
                 warnings.simplefilter("ignore", EmuRustWarning)
                 gb = GameBoy(image)
-            spec.start(GameBoyDriver(gb))
+            try:
+                spec.start(GameBoyDriver(gb))
+            except GameSpecError as e:
+                if not gb.warnings:
+                    raise
+                raise GameSpecError(
+                    f"{e}; this ROM has warnings that may be why: {' / '.join(gb.warnings)}"
+                ) from e
             initial_state = gb.snapshot()
         self.vec = VecGameBoy(
             image,

@@ -74,7 +74,9 @@ class Field:
     """Bytes of the address space with a meaning: ``size`` bytes from ``address``, decoded as
     an unsigned integer (``"uint"``, ``byteorder``), binary-coded decimal (``"bcd"``: each
     byte two digits, ``byteorder`` says which byte holds the lowest two) or left as bytes
-    (``"bytes"``: a ``(num_envs, size)`` uint8 array). Fields live in work RAM
+    (``"bytes"``: a ``(num_envs, size)`` uint8 array). A ``uint`` field has 1 to 8 bytes and
+    decodes as int64, or as uint64 when it has 8 (its values reach 2**64 - 1); a ``bcd``
+    field has 1 to 8 bytes (int64), a ``bytes`` field 1 to 8192. Fields live in work RAM
     (0xC000-0xDFFF) or high RAM (0xFF80-0xFFFE)."""
 
     address: int
@@ -83,12 +85,16 @@ class Field:
     byteorder: Literal["little", "big"] = "little"
 
     def __post_init__(self) -> None:
+        for what, value in (("address", self.address), ("size", self.size)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise GameSpecError(f"a field's {what} must be an int, not {value!r}")
         if self.kind not in ("uint", "bcd", "bytes"):
             raise GameSpecError(f"field kind must be 'uint', 'bcd' or 'bytes', not {self.kind!r}")
         if self.byteorder not in ("little", "big"):
             raise GameSpecError(f"byteorder must be 'little' or 'big', not {self.byteorder!r}")
-        if not 1 <= self.size <= (8 if self.kind != "bytes" else 0x2000):
-            raise GameSpecError(f"a {self.kind} field has 1 to 8 bytes, not {self.size}")
+        most = 8 if self.kind != "bytes" else 0x2000
+        if not 1 <= self.size <= most:
+            raise GameSpecError(f"a {self.kind} field has 1 to {most} bytes, not {self.size}")
         end = self.address + self.size - 1
         if not any(self.address in r and end in r for r in (WRAM, HRAM)):
             raise GameSpecError(
@@ -108,7 +114,9 @@ class Field:
             return value
         if self.kind == "uint":
             weights = np.left_shift(np.uint64(1), np.arange(self.size, dtype=np.uint64) * 8)
-            return np.asarray((data.astype(np.uint64) * weights).sum(axis=1), dtype=np.int64)
+            value = (data.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+            # Up to 7 bytes fit int64; 8 bytes need uint64 (0xFF..FF is 2**64 - 1, not -1).
+            return np.asarray(value, dtype=np.uint64 if self.size == 8 else np.int64)
         digits = _BCD[data]  # each byte's two digits as a number 0..99
         if self.size <= 2:
             return digits[:, 0] + 100 * digits[:, 1] if self.size == 2 else digits[:, 0]
@@ -290,6 +298,15 @@ class GameSpec:
         for name, f in self.fields.items():
             if not isinstance(f, Field):
                 raise GameSpecError(f"field {name!r} must be a Field, not {type(f).__name__}")
+            if not isinstance(name, str) or not name:
+                raise GameSpecError(f"a field name is a non-empty str, not {name!r}")
+            if hasattr(RamState, name):
+                # state.values would be the method, not the field: refused here rather
+                # than failing oddly inside a reward function.
+                raise GameSpecError(
+                    f"field name {name!r} clashes with RamState.{name} (reward functions "
+                    f"read fields as state.<name>); rename the field"
+                )
         if self.obs not in OBS_MODES:
             raise GameSpecError(f"unknown obs mode {self.obs!r}; valid modes are {OBS_MODES}")
         if not 1 <= self.frame_skip <= 3600:

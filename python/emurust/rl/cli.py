@@ -28,6 +28,16 @@ __all__ = ["learning_curve", "play", "play_main", "resolve_game", "train_main"]
 
 _TITLES = {"STARCATCH": "Starcatch", "2048": "2048", "TOBU": "TobuTobuGirl"}
 
+RL_EXTRA = "install the rl extra: pip install 'emurust[rl]'"
+
+
+def _without_torch(command: str, error: ModuleNotFoundError) -> int:
+    """``emurust train``/``play`` without torch: say what to install (exit status 2)."""
+    if error.name is None or error.name.split(".")[0] != "torch":
+        raise error
+    print(f"emurust {command} needs torch, which is not installed: {RL_EXTRA}", file=sys.stderr)
+    return 2
+
 
 def resolve_game(game: str) -> tuple[GameSpec, str | None]:
     """``bundled`` (Starcatch), a registered name or id, a ``.py`` file that defines a
@@ -212,7 +222,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="emurust train",
         description="Train PPO on a game; write logs, checkpoints, a learning curve, a GIF "
-        "and a summary. Every PPOConfig field is a flag (its name with - for _).",
+        "and a summary. Every PPOConfig field is a flag (its name with - for _). Needs torch: "
+        f"{RL_EXTRA}.",
     )
     p.add_argument(
         "--game",
@@ -257,7 +268,11 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     # torch is needed from here on (the parser above works without it).
     from emurust.rl.config import PPOConfig
-    from emurust.rl.ppo import evaluate, load_agent, train
+
+    try:
+        from emurust.rl.ppo import evaluate, load_agent, train
+    except ModuleNotFoundError as e:
+        return _without_torch("train", e)
 
     try:
         spec, rom = resolve_game(args.game)
@@ -358,7 +373,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
 
 def play_main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="emurust play", description="Play an episode with a trained agent (agent.pt)."
+        prog="emurust play",
+        description=f"Play an episode with a trained agent (agent.pt). Needs torch: {RL_EXTRA}.",
     )
     p.add_argument("checkpoint", help="agent.pt or a checkpoint from emurust train")
     p.add_argument("--game", default=None, help="default: the game the agent was trained on")
@@ -368,8 +384,10 @@ def play_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--backend", choices=("emurust", "pyboy"), default="emurust")
     p.add_argument("--greedy", action="store_true", help="the most likely action, not a sample")
     args = p.parse_args(argv)
-    from emurust.rl.ppo import load_agent
-
+    try:
+        from emurust.rl.ppo import load_agent
+    except ModuleNotFoundError as e:
+        return _without_torch("play", e)
     try:
         _, meta = load_agent(args.checkpoint)
         spec, rom = resolve_game(args.game or meta["game"])
