@@ -1,33 +1,44 @@
 """End-to-end PPO throughput: the same trainer, model and hyperparameters on the emurust
 backend and on the PyBoy backend, same run, same machine.
 
-Contenders (``emurust train``'s PPO, :mod:`emurust.rl.ppo`, on Starcatch):
+Contenders (``emurust train``'s PPO, :mod:`emurust.rl.ppo`, on Starcatch), for each policy of
+``--policy`` (``pixel``: the screen network; ``ram``: the MLP over RAM, no screen drawn):
 
 * ``emurust``: :class:`emurust.GameBoyVectorEnv` (Rust threads, ``send``/``recv`` on two half
-  batches) for each count of ``--emurust-envs`` (default 64), the best kept;
+  batches) for each count of ``--emurust-envs`` (default: ``emurust train``'s automatic
+  count), the best kept;
 * ``pyboy``: the same spec on PyBoy 2.x at its fastest (``sound_emulated=False``...), one
   :class:`emurust.GameBoyEnv` per worker process behind Gymnasium ``AsyncVectorEnv`` (two of
   them, one per half batch, so stepping overlaps inference as for emurust), for each count
-  of ``--pyboy-envs`` (default 4,8,16), the best kept: "each at its best number of envs".
+  of ``--pyboy-envs`` (default 8,16,32), the best kept: "each at its best number of envs";
+* ``--null-env``: the trainer with no emulator at all (constant observations returned at
+  once, :class:`emurust.rl.vector.NullVectorEnv`): its ceiling on this machine.
 
-Each trains ``--steps`` env steps (default 65,536) and reports env steps/s and the share of
-the wall time spent in the environment (waiting in ``recv`` and handing work over in
-``send``) and in the PPO update (GAE and the minibatch epochs; the rest is policy inference
-and the rollout buffers), learner on ``--device`` (cpu). Writes ``bench/results/ppo.json``
-and ``ppo.png``.
+Each run trains ``--steps`` env steps and reports env steps/s and where the wall time went
+(emulators, inference, copies, update). ``--repeat R`` runs every contender R times,
+interleaved (A B C A B C ...), and keeps each one's median. ``--busy N`` runs N CPU-bound
+processes at the same priority beside all of it (a busy machine). ``--threads-grid 1x1,2x1``
+adds emurust runs with hand-set emulator x torch-update thread counts beside the defaults
+(``taskset``/cgroup-quota checks: do the defaults match the best hand-set counts?).
+Writes ``bench/results/ppo.json`` (with the machine: CPU model, CPUs the process may use,
+load) and ``ppo.png``.
 
-    python bench/ppo.py [--steps 65536] [--emurust-envs 64] [--pyboy-envs 4,8,16] [--device cpu]
-                        [--torch-threads N]
+    python bench/ppo.py [--policy pixel,ram] [--steps 65536] [--emurust-envs 64,256]
+                        [--pyboy-envs 8,16,32] [--null-env] [--busy N] [--repeat R]
+                        [--threads-grid 1x1,2x1,1x2,2x2] [--device cpu] [--no-pyboy]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
+import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,35 +47,71 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def run_one(
-    backend: str, vectorization: str, num_envs: int, args: argparse.Namespace
+    policy: str,
+    backend: str,
+    vectorization: str,
+    num_envs: int | None,
+    args: argparse.Namespace,
+    threads: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     from emurust.rl.ppo import PPOConfig, train
 
-    steps_per_rollout = max(8, 2048 // num_envs)  # about 2048 transitions per update
     config = PPOConfig(
+        policy=policy,
         total_timesteps=args.steps,
         num_envs=num_envs,
-        num_steps=steps_per_rollout,
         backend=backend,
         vectorization=vectorization,
         device=args.device,
         checkpoints=1,
         seed=args.seed,
-        torch_threads=args.torch_threads,
-    )
+        num_threads=threads[0] if threads else None,
+        torch_threads=threads[1] if threads else args.torch_threads,
+    ).resolved()
     with tempfile.TemporaryDirectory() as out:
         r = train(config, out, progress=False)
     return {
+        "policy": policy,
         "backend": backend,
         "vectorization": vectorization,
-        "num_envs": num_envs,
-        "num_steps": steps_per_rollout,
+        "num_envs": config.num_envs,
+        "num_steps": config.num_steps,
+        "threads": r.threads,
+        "hand_set_threads": threads is not None,
         "env_steps": r.global_step,
         "seconds": round(r.seconds, 2),
         "sps": r.sps,
-        "env_share": r.env_seconds / r.seconds,
-        "update_share": r.update_seconds / r.seconds,
+        "shares": {k: round(v, 4) for k, v in r.shares.items()},
     }
+
+
+def _busy() -> None:  # pragma: no cover - runs in a child process
+    x = 0
+    while True:
+        x = (x * 1103515245 + 12345) & 0xFFFFFFFF
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _label(r: dict[str, Any]) -> str:
+    if r["vectorization"] == "null":
+        who = "trainer alone (null env)"
+    elif r["backend"] == "emurust":
+        who = "emurust"
+    else:
+        who = "PyBoy, AsyncVectorEnv"
+    extra = ""
+    if r["hand_set_threads"]:
+        extra = f", threads {r['threads']['emulator']}x{r['threads']['update']}"
+    return f"{r['policy']}: {who}, {r['num_envs']} envs{extra}"
 
 
 def _plot(result: dict[str, Any], path: Path) -> bool:
@@ -76,80 +123,171 @@ def _plot(result: dict[str, Any], path: Path) -> bool:
     except ImportError:
         return False
     runs = result["runs"]
-    labels = [f"{r['backend']}\n{r['vectorization']}, {r['num_envs']} envs" for r in runs]
-    fig, ax = plt.subplots(figsize=(8, 4))
+    colours = {"emurust": "#4c72b0", "pyboy": "#dd8452"}
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(runs)), 4.5))
     bars = ax.bar(
-        labels,
+        [_label(r).replace(": ", "\n").replace(", ", "\n", 1) for r in runs],
         [r["sps"] for r in runs],
-        color=["#4c72b0" if r["backend"] == "emurust" else "#dd8452" for r in runs],
+        color=["#55a868" if r["vectorization"] == "null" else colours[r["backend"]] for r in runs],
     )
     ax.bar_label(
         bars,
-        labels=[f"{r['sps']:.0f}\n(env {100 * r['env_share']:.0f}%)" for r in runs],
-        fontsize=8,
+        labels=[f"{r['sps']:.0f}\n(update {100 * r['shares']['update']:.0f}%)" for r in runs],
+        fontsize=7,
     )
     ax.set_ylabel("PPO env steps/s (end to end)")
+    ratios = ", ".join(f"{p} {v:.1f}x" for p, v in result["ratio"].items())
     ax.set_title(
-        f"PPO on {result['game']}, learner on {result['device']}: "
-        f"emurust {result['ratio']:.1f}x PyBoy"
+        f"PPO on {result['game']}, learner on {result['device']}: emurust vs PyBoy {ratios}",
+        fontsize=9,
     )
-    ax.tick_params(axis="x", labelsize=8)
+    ax.tick_params(axis="x", labelsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
 
 
+def _counts(text: str | None) -> list[int | None]:
+    if text is None:
+        return [None]
+    return [None if x == "auto" else int(x) for x in text.split(",")]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--policy", default="pixel", help="pixel, ram or both: pixel,ram")
     p.add_argument("--steps", type=int, default=65_536, help="env steps per run (65536)")
-    p.add_argument("--emurust-envs", default="64", help="VecGameBoy env counts to try (64)")
-    p.add_argument("--pyboy-envs", default="4,8,16", help="AsyncVectorEnv worker counts to try")
+    p.add_argument(
+        "--emurust-envs",
+        default=None,
+        help="GameBoyVectorEnv env counts to try (default: emurust train's auto count)",
+    )
+    p.add_argument("--pyboy-envs", default="8,16,32", help="AsyncVectorEnv worker counts")
+    p.add_argument("--no-pyboy", action="store_true", help="emurust (and --null-env) only")
+    p.add_argument("--null-env", action="store_true", help="also the trainer with no emulator")
+    p.add_argument("--busy", type=int, default=0, metavar="N", help="N CPU-bound processes")
+    p.add_argument("--repeat", type=int, default=1, metavar="R", help="interleaved repeats")
+    p.add_argument(
+        "--threads-grid",
+        default=None,
+        metavar="ExT,...",
+        help="also emurust with these emulator x update-torch thread counts (e.g. 1x1,2x1)",
+    )
     p.add_argument("--device", default="cpu")
     p.add_argument(
-        "--torch-threads", type=int, help="torch threads for the PPO update (default: torch's)"
+        "--torch-threads", type=int, help="torch threads for the PPO update (default: auto)"
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)
+
+    from emurust import available_cpus
+
+    policies = args.policy.split(",")
+    plan: list[tuple[str, str, str, int | None, tuple[int, int] | None]] = []
+    for policy in policies:
+        for n in _counts(args.emurust_envs):
+            plan.append((policy, "emurust", "native", n, None))
+        if args.threads_grid:
+            for cell in args.threads_grid.split(","):
+                e, t = (int(x) for x in cell.split("x"))
+                plan.append((policy, "emurust", "native", _counts(args.emurust_envs)[0], (e, t)))
+        if args.null_env:
+            plan.append((policy, "emurust", "null", _counts(args.emurust_envs)[0], None))
+        if not args.no_pyboy:
+            for n in _counts(args.pyboy_envs):
+                plan.append((policy, "pyboy", "async", n, None))
+
+    load_before = os.getloadavg()
+    busy = [multiprocessing.Process(target=_busy, daemon=True) for _ in range(args.busy)]
+    for proc in busy:
+        proc.start()
+    if busy:
+        time.sleep(1.0)
+    samples: dict[int, list[dict[str, Any]]] = {i: [] for i in range(len(plan))}
+    try:
+        for rep in range(args.repeat):
+            for i, (policy, backend, vectorization, n, threads) in enumerate(plan):
+                r = run_one(policy, backend, vectorization, n, args, threads)
+                samples[i].append(r)
+                shares = ", ".join(f"{k} {100 * v:.0f}%" for k, v in r["shares"].items())
+                print(
+                    f"[{rep + 1}/{args.repeat}] {_label(r)}: {r['sps']:,.0f} steps/s ({shares})",
+                    flush=True,
+                )
+    finally:
+        for proc in busy:
+            proc.terminate()
     runs = []
-    for backend, vectorization, counts in (
-        ("emurust", "native", args.emurust_envs),
-        ("pyboy", "async", args.pyboy_envs),
-    ):
-        for n in (int(x) for x in counts.split(",")):
-            r = run_one(backend, vectorization, n, args)
-            name = "emurust" if backend == "emurust" else "PyBoy, AsyncVectorEnv"
+    for i in range(len(plan)):
+        rs = samples[i]
+        median = statistics.median(r["sps"] for r in rs)
+        best = min(rs, key=lambda r: abs(r["sps"] - median))
+        runs.append({**best, "sps": median, "sps_samples": [round(r["sps"], 1) for r in rs]})
+
+    ratio: dict[str, float] = {}
+    summary: dict[str, Any] = {}
+    for policy in policies:
+        ours = [r for r in runs if r["policy"] == policy and r["vectorization"] == "native"]
+        auto = [r for r in ours if not r["hand_set_threads"]]
+        best_ours = max(auto, key=lambda r: r["sps"])
+        entry: dict[str, Any] = {
+            "emurust_best_envs": best_ours["num_envs"],
+            "emurust_sps": best_ours["sps"],
+        }
+        theirs = [r for r in runs if r["policy"] == policy and r["backend"] == "pyboy"]
+        if theirs:
+            best = max(theirs, key=lambda r: r["sps"])
+            ratio[policy] = best_ours["sps"] / best["sps"]
+            entry.update(pyboy_best_envs=best["num_envs"], pyboy_sps=best["sps"])
+            entry["ratio"] = ratio[policy]
             print(
-                f"{name}, {n} envs: {r['sps']:.0f} steps/s (env {100 * r['env_share']:.0f}%, "
-                f"update {100 * r['update_share']:.0f}% of the time)"
+                f"{policy}: emurust at its best ({best_ours['num_envs']} envs) "
+                f"{ratio[policy]:.2f}x PyBoy at its best ({best['num_envs']} workers)"
             )
-            runs.append(r)
-    ours = max((r for r in runs if r["backend"] == "emurust"), key=lambda r: r["sps"])
-    best = max((r for r in runs if r["backend"] == "pyboy"), key=lambda r: r["sps"])
+        hand = [r for r in ours if r["hand_set_threads"]]
+        if hand:
+            top = max(hand, key=lambda r: r["sps"])
+            default = next(r for r in auto if r["num_envs"] == top["num_envs"])
+            entry["defaults_vs_best_hand_set"] = default["sps"] / top["sps"]
+            print(
+                f"{policy}: default threads {default['threads']} reach "
+                f"{100 * default['sps'] / top['sps']:.0f}% of the best hand-set "
+                f"({top['threads']['emulator']}x{top['threads']['update']})"
+            )
+        null = [r for r in runs if r["policy"] == policy and r["vectorization"] == "null"]
+        if null:
+            entry["null_env_sps"] = null[0]["sps"]
+            print(
+                f"{policy}: the trainer alone reaches {null[0]['sps']:,.0f} env steps/s; "
+                f"emurust runs at {100 * best_ours['sps'] / null[0]['sps']:.0f}% of that"
+            )
+        summary[policy] = entry
     result = {
         "game": "Starcatch",
         "device": args.device,
+        "steps": args.steps,
+        "repeat": args.repeat,
+        "busy_processes": args.busy,
         "runs": runs,
-        "torch_threads": args.torch_threads,
-        "best_emurust_envs": ours["num_envs"],
-        "best_pyboy_envs": best["num_envs"],
-        "ratio": ours["sps"] / best["sps"],
+        "summary": summary,
+        "ratio": ratio,
         "machine": {
+            "cpu": _cpu_model(),
             "python": sys.version.split()[0],
             "platform": platform.platform(),
-            "cpus_allowed": len(os.sched_getaffinity(0)),
+            "cpus_in_affinity": len(os.sched_getaffinity(0)),
+            "available_cpus": available_cpus(),
+            "load_average_before": [round(x, 2) for x in load_before],
+            "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
         },
     }
-    print(
-        f"end-to-end PPO: emurust at its best ({ours['num_envs']} envs) {result['ratio']:.2f}x "
-        f"PyBoy at its best ({best['num_envs']} workers)"
-    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "ppo.json").write_text(json.dumps(result, indent=2))
-    wrote = "ppo.json and ppo.png" if _plot(result, out / "ppo.png") else "ppo.json"
-    print(f"wrote {out / wrote.split()[0]}" + (" and ppo.png" if "png" in wrote else ""))
+    plotted = _plot(result, out / "ppo.png")
+    print(f"wrote {out / 'ppo.json'}" + (" and ppo.png" if plotted else ""))
     return 0
 
 

@@ -156,31 +156,48 @@ def test_ppo_benchmark_tiny_run_writes_json(tmp_path: Path) -> None:
             pytest.skip(f"{module} is needed (the rl and test extras)")
     proc = _script(
         "ppo.py",
+        "--policy",
+        "pixel,ram",
         "--steps",
         "256",
         "--emurust-envs",
         "8,16",
         "--pyboy-envs",
         "4",
+        "--null-env",
+        "--threads-grid",
+        "1x1",
+        "--busy",
+        "1",
         "--out",
         str(tmp_path),
-        timeout=300,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads((tmp_path / "ppo.json").read_text())
-    assert [(r["backend"], r["num_envs"]) for r in data["runs"]] == [
-        ("emurust", 8),
-        ("emurust", 16),
-        ("pyboy", 4),
+    per_policy = [
+        (r["backend"], r["vectorization"], r["num_envs"], r["hand_set_threads"])
+        for r in data["runs"]
+        if r["policy"] == "pixel"
     ]
+    assert per_policy == [
+        ("emurust", "native", 8, False),
+        ("emurust", "native", 16, False),
+        ("emurust", "native", 8, True),
+        ("emurust", "null", 8, False),
+        ("pyboy", "async", 4, False),
+    ]
+    assert len(data["runs"]) == 10
     for r in data["runs"]:
         assert r["env_steps"] >= 256
-        assert r["env_share"] > 0
-        assert r["update_share"] > 0
-        assert r["env_share"] + r["update_share"] < 1
-    best = max((r for r in data["runs"] if r["backend"] == "emurust"), key=lambda r: r["sps"])
-    assert data["best_emurust_envs"] == best["num_envs"]
-    assert data["ratio"] == pytest.approx(best["sps"] / data["runs"][2]["sps"])
+        assert r["sps"] > 0
+        assert sum(r["shares"].values()) == pytest.approx(1.0, abs=1e-3)
+        assert r["shares"]["update"] > 0
+    assert set(data["ratio"]) == {"pixel", "ram"}
+    assert data["busy_processes"] == 1
+    assert data["machine"]["available_cpus"] >= 1
+    assert "null_env_sps" in data["summary"]["ram"]
+    assert "defaults_vs_best_hand_set" in data["summary"]["pixel"]
 
 
 def test_pyboy_api_script_on_the_bundled_game(tmp_path: Path) -> None:

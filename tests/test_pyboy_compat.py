@@ -321,7 +321,7 @@ def test_pyboy_state_errors_name_the_problem(boot_path: Path) -> None:
         gb.load_pyboy_state(bytes([28]) + state[1:])
     with pytest.raises(InvalidStateError, match="truncated"):
         gb.load_pyboy_state(state[:5000])
-    with pytest.raises(InvalidStateError, match="left over"):
+    with pytest.raises(InvalidStateError, match="not from this ROM"):
         gb.load_pyboy_state(state + b"\0")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

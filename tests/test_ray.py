@@ -23,6 +23,7 @@ import pytest
 pytest.importorskip("gymnasium", reason="the RL environments need Gymnasium (emurust[gym])")
 ray = pytest.importorskip("ray", reason="emurust.ray needs Ray: pip install 'emurust[ray]'")
 
+from gymnasium.error import ClosedEnvironmentError  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 import emurust  # noqa: E402
@@ -208,6 +209,16 @@ def test_bad_input(cluster: None) -> None:
     _, _, _, _, _, ids = env.recv()
     assert ids.tolist() == [0, 1]
     env.close()
+    # After close(), a clear error (it was "need at least one array to concatenate").
+    for call in (
+        lambda: env.step([0, 0, 0, 0]),
+        lambda: env.reset(),
+        lambda: env.async_reset(),
+        lambda: env.send([0, 0], [0, 1]),
+        lambda: env.recv(),
+    ):
+        with pytest.raises(ClosedEnvironmentError, match="RayVectorEnv that was closed"):
+            call()
 
 
 def test_emurust_train_with_ray(

@@ -17,9 +17,20 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="training needs torch: pip install 'emurust[rl]'")
 
+import emurust  # noqa: E402
 from emurust.cli import main as emurust_main  # noqa: E402
 from emurust.rl import ppo  # noqa: E402
-from emurust.rl.ppo import Agent, PPOConfig, evaluate, gae, load_agent, train  # noqa: E402
+from emurust.rl.ppo import (  # noqa: E402
+    Agent,
+    PixelAgent,
+    PPOConfig,
+    RamAgent,
+    evaluate,
+    gae,
+    load_agent,
+    thread_plan,
+    train,
+)
 
 
 def test_gae_cuts_at_terminations_and_bootstraps_truncations() -> None:
@@ -44,7 +55,7 @@ def test_training_leaves_torchs_thread_count_as_it_found_it(
     """The policy acts on one thread and the update on ``torch_threads``; the caller's
     count comes back after training, and also when training stops on an exception."""
     seen: list[int] = []
-    real_update = ppo._update
+    real_update = ppo.ppo_update
 
     def update(*args: object, **kwargs: object) -> dict[str, float]:
         seen.append(torch.get_num_threads())
@@ -59,16 +70,174 @@ def test_training_leaves_torchs_thread_count_as_it_found_it(
     # One thread to start with, so that a count left at torch_threads=2 shows on any machine.
     torch.set_num_threads(1)
     try:
-        monkeypatch.setattr(ppo, "_update", update)
+        monkeypatch.setattr(ppo, "ppo_update", update)
         train(config, tmp_path / "ok", progress=False)
         assert torch.get_num_threads() == 1
-        monkeypatch.setattr(ppo, "_update", failing)
+        monkeypatch.setattr(ppo, "ppo_update", failing)
         with pytest.raises(KeyboardInterrupt):
             train(config, tmp_path / "stopped", progress=False)
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(caller)
     assert seen == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("shape", "ram_size"), [((72, 80), 0), ((72, 80), 5), ((4, 72, 80), 0), ((70, 87), 3)]
+)
+def test_the_pixel_network_computes_its_convolution_as_one_over_patches(
+    shape: tuple[int, ...], ram_size: int
+) -> None:
+    """PixelAgent's patch form (prepare once, then one matrix product) gives what
+    nn.Conv2d gives on the raw screens, from the same parameters, with gradients; the screen
+    is cropped to whole 8x8 patches, as the convolution does."""
+    torch.manual_seed(3)
+    agent = PixelAgent(shape, ram_size, 3)
+    screens = torch.randint(0, 256, (6, *shape), dtype=torch.uint8)
+    ram = torch.randint(0, 256, (6, ram_size), dtype=torch.uint8) if ram_size else None
+    fast = agent.features(agent.prepare(screens), ram)
+    slow = agent.conv_features(screens, ram)
+    assert torch.allclose(fast, slow, atol=1e-5)
+    assert float(slow.detach().abs().max()) > 0.1  # not vacuous
+    fast.sum().backward()  # type: ignore[no-untyped-call]
+    grads = [p.grad.clone() for p in agent.parameters() if p.grad is not None]
+    agent.zero_grad()
+    slow.sum().backward()  # type: ignore[no-untyped-call]
+    for g, p in zip(grads, [p for p in agent.parameters() if p.grad is not None]):
+        assert torch.allclose(g, p.grad, atol=1e-4)
+    # A planted fault shows: a different screen gives different features.
+    screens[0, ..., 5, 5] ^= 0xFF
+    assert not torch.allclose(agent.features(agent.prepare(screens), ram)[0], fast[0])
+
+
+def test_the_ram_network_standardizes_bytes_with_running_statistics() -> None:
+    agent = RamAgent(3, 2)
+    rng = np.random.default_rng(0)
+    a = torch.as_tensor(rng.integers(0, 4, (100, 3)), dtype=torch.uint8)
+    b = torch.as_tensor(rng.integers(100, 200, (50, 3)), dtype=torch.uint8)
+    agent.learn_from(a)
+    agent.learn_from(b)
+    both = torch.cat([a, b]).float()
+    assert torch.allclose(agent.mean, both.mean(0), atol=1e-4)
+    assert torch.allclose(agent.var, both.var(0, unbiased=False), rtol=1e-4)
+    assert float(agent.count) == 150
+
+
+def test_threads_are_planned_per_phase_from_the_cpus_the_process_may_use() -> None:
+    assert emurust.available_cpus() >= 1
+    cfg = PPOConfig()
+    assert thread_plan(cfg) == (emurust.available_cpus(), 1, 1)
+    assert thread_plan(cfg, cpus=1) == (1, 1, 1)
+    assert thread_plan(cfg, cpus=16) == (16, 1, 1)
+    assert thread_plan(PPOConfig(torch_threads=3, num_threads=5), cpus=2) == (5, 1, 3)
+    assert thread_plan(PPOConfig(device="cuda"), cpus=8) == (8, 1, 1)
+    assert thread_plan(PPOConfig(vectorization="ray"), cpus=8) == (1, 1, 1)
+
+
+def test_num_envs_auto_follows_the_policy_and_the_device() -> None:
+    from emurust.rl.config import auto_num_envs
+
+    assert PPOConfig().num_envs is None
+    assert PPOConfig().resolved().num_envs == auto_num_envs(
+        "pixel", "cpu", emurust.available_cpus()
+    )
+    assert auto_num_envs("pixel", "cpu", 2) == 64
+    assert auto_num_envs("ram", "cpu", 2) == 256
+    assert auto_num_envs("ram", "cpu", 16) == 2048
+    assert auto_num_envs("pixel", "cuda:0", 16) == 1024
+    assert PPOConfig(num_envs=10).resolved().num_envs == 10
+    resolved = PPOConfig(num_envs=64).resolved()
+    assert (resolved.num_steps, resolved.learning_rate) == (32, 5e-4)
+    assert resolved.total_timesteps == 1_500_000
+    resolved = PPOConfig(policy="ram", num_envs=256).resolved()
+    assert (resolved.num_steps, resolved.learning_rate) == (8, 2.5e-3)
+    assert resolved.total_timesteps == 5_000_000
+    assert PPOConfig(num_envs=4096, num_steps=3, learning_rate=1.0).resolved().num_steps == 3
+    with pytest.raises(ValueError, match="automatic"):
+        _ = PPOConfig().batch_size
+
+
+def test_a_ram_policy_trains_plays_and_draws_no_screen(tmp_path: Path) -> None:
+    """--policy ram: an MLP over the spec's RAM observation; the envs draw no screen (the
+    emulator's observation buffer is empty), the checkpoint loads as a RamAgent, and play
+    draws frames for its GIF."""
+    config = PPOConfig(policy="ram", total_timesteps=8 * 32 * 2, num_envs=8, num_steps=32)
+    result = train(config, tmp_path, progress=False)
+    assert result.global_step == 512
+    agent, meta = load_agent(tmp_path / "agent.pt")
+    assert isinstance(agent, RamAgent)
+    assert meta["policy"] == "ram"
+    assert float(agent.count) > 0  # the byte statistics were learned
+    returns = evaluate(agent, "Starcatch", 2, seed=3)
+    assert returns.shape == (2,)
+    from emurust.rl.cli import play
+
+    pytest.importorskip("PIL")
+    _ret, steps = play(tmp_path / "agent.pt", "Starcatch", gif=tmp_path / "a.gif", max_steps=20)
+    assert steps == 20
+    assert (tmp_path / "a.gif").is_file()
+    from PIL import Image
+
+    with Image.open(tmp_path / "a.gif") as im:
+        im.seek(im.n_frames - 1)
+        assert len(im.convert("L").getcolors() or []) > 1  # a drawn frame, not a blank one
+
+
+def test_the_same_seed_trains_the_same_agent_whatever_the_emulator_threads(
+    tmp_path: Path,
+) -> None:
+    weights = []
+    for threads in (1, 2):
+        config = PPOConfig(
+            total_timesteps=8 * 32 * 2, num_envs=8, num_steps=32, num_threads=threads
+        )
+        train(config, tmp_path / str(threads), progress=False)
+        agent, _ = load_agent(tmp_path / str(threads) / "agent.pt")
+        weights.append(torch.cat([p.flatten() for p in agent.parameters()]))
+    assert torch.equal(weights[0], weights[1])
+    assert not torch.equal(
+        weights[0], torch.cat([p.flatten() for p in Agent((72, 80), 0, 3).parameters()])
+    )
+
+
+def test_the_null_env_measures_the_trainer_alone(tmp_path: Path) -> None:
+    config = PPOConfig(total_timesteps=8 * 32 * 2, num_envs=8, num_steps=32, vectorization="null")
+    result = train(config, tmp_path, progress=False)
+    assert result.global_step == 512
+    assert set(result.shares) == {"env", "inference", "copies", "update", "other"}
+    assert sum(result.shares.values()) == pytest.approx(1.0)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["time_shares"]["update"] > 0
+
+
+def test_emurust_train_flags_are_the_config_fields() -> None:
+    """One source of option names: every PPOConfig field is a flag; --help needs no torch."""
+    import argparse
+    import dataclasses
+    import subprocess
+    import sys
+
+    from emurust.rl.cli import add_config_arguments
+    from emurust.rl.config import PPOConfig as Config
+
+    p = argparse.ArgumentParser()
+    add_config_arguments(p)
+    flags = {a.dest for a in p._actions}
+    assert {f.name for f in dataclasses.fields(Config)} <= flags
+    args = p.parse_args(["--num-envs", "auto", "--total-steps", "9", "--no-anneal-lr"])
+    assert args.num_envs is None
+    assert args.total_timesteps == 9
+    assert args.anneal_lr is False
+    assert p.parse_args(["--num-envs", "12", "--policy", "ram"]).num_envs == 12
+    with pytest.raises(SystemExit):
+        p.parse_args(["--num-envs", "many"])
+    code = (
+        "import sys\nfrom emurust.rl.cli import train_main\n"
+        "try:\n    train_main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "assert 'torch' not in sys.modules, 'torch imported for --help'\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "--policy {pixel,ram}" in out.stdout
 
 
 def test_a_short_run_writes_clean_rl_logs_checkpoints_and_a_summary(tmp_path: Path) -> None:

@@ -361,7 +361,13 @@ fn observation_modes_and_frame_stack() {
         )
         .unwrap()
     };
-    let mut modes: Vec<VecEngine> = ObsMode::ALL.iter().map(|&m| engine(m, 1)).collect();
+    let screens = [
+        ObsMode::Gray,
+        ObsMode::Rgb,
+        ObsMode::Shades,
+        ObsMode::GrayHalf,
+    ];
+    let mut modes: Vec<VecEngine> = screens.iter().map(|&m| engine(m, 1)).collect();
     let mut stacked = engine(ObsMode::Gray, 3);
     assert_eq!(stacked.observation_shape(), [3, HEIGHT, WIDTH]);
     assert_eq!(modes[1].observation_shape(), [HEIGHT, WIDTH, 3]);
@@ -411,6 +417,69 @@ fn observation_modes_and_frame_stack() {
     }
     // Not vacuous: the game drew something.
     assert!(history.last().unwrap().iter().any(|&g| g != 255));
+}
+
+/// `ObsMode::None` draws nothing and observes nothing, and runs the same
+/// machines: everything it gathers and holds matches an engine that draws (WRAM/HRAM, I/O registers, frame counts), step for step, on one
+/// thread and on several (caller buffers too).
+#[test]
+fn no_screen_mode_runs_the_same_machines() {
+    let rom = common::load("homebrew/2048/2048.gb").unwrap_or_else(joypad_rom);
+    let addresses = vec![0xC000, 0xC0A0, 0xFF44, 0xFF80, 0xD000];
+    for threads in [1, 2] {
+        let make = |obs: ObsMode| {
+            VecEngine::new(
+                shared(&rom),
+                4,
+                VecConfig {
+                    obs,
+                    ram_addresses: addresses.clone(),
+                    ..config(threads)
+                },
+            )
+            .unwrap()
+        };
+        let mut none = make(ObsMode::None);
+        let mut drawn = make(ObsMode::Gray);
+        assert_eq!(none.observation_shape(), [0]);
+        assert_eq!(none.obs_len(), 0);
+        assert!(none.obs().is_empty());
+        let mut obs_out: Vec<u8> = Vec::new();
+        let mut ram_out = vec![0u8; 4 * addresses.len()];
+        for s in 0..40 {
+            let actions = actions_at(s, 4, DEFAULT_ACTIONS.len());
+            if s % 2 == 0 {
+                none.step(&actions).unwrap();
+            } else {
+                none.step_into(&actions, Some(&mut obs_out), Some(&mut ram_out))
+                    .unwrap();
+                assert_eq!(ram_out, none.ram());
+            }
+            drawn.step(&actions).unwrap();
+            assert_eq!(none.ram(), drawn.ram(), "threads {threads}, step {s}");
+            assert!(none.rams() == drawn.rams(), "threads {threads}, step {s}");
+            for i in 0..4 {
+                assert_eq!(none.frame_count(i), drawn.frame_count(i));
+                for a in 0xFF00..=0xFF7Fu16 {
+                    assert_eq!(none.peek(i, a), drawn.peek(i, a), "env {i}, {a:#06x}");
+                }
+            }
+        }
+        // Not vacuous: the machines wrote RAM; and nothing was drawn.
+        assert!(none.rams().iter().any(|r| r.iter().any(|&b| b != 0)));
+        assert!(none.frame_shades(0).iter().all(|&s| s == 0));
+        let mut stacked = VecConfig {
+            obs: ObsMode::None,
+            frame_stack: 2,
+            ..config(threads)
+        };
+        let err = VecEngine::new(shared(&rom), 1, stacked.clone())
+            .err()
+            .unwrap();
+        assert!(matches!(err, Error::InvalidArgument(m) if m.contains("frame_stack")));
+        stacked.frame_stack = 1;
+        assert!(VecEngine::new(shared(&rom), 1, stacked).is_ok());
+    }
 }
 
 #[test]
@@ -554,7 +623,10 @@ fn states_load_across_engine_and_gameboy() {
     let counted = gb.peek(PRESSED_FRAMES);
     assert!(counted > 0);
     assert_eq!(e.ram(), &[counted; 3]);
-    assert!(e.obs().iter().all(|&g| g == 255), "a state holds no pixels");
+    assert!(
+        e.obs().iter().all(|&g| g == 255),
+        "the state's picture: blank, as no frame was drawn"
+    );
     for i in 0..3 {
         assert!(e.save_state(i).unwrap() == state);
     }
@@ -645,9 +717,9 @@ fn masked_steps_run_only_the_masked_envs() {
     }
 }
 
-/// Envs started from a GameBoy's snapshot begin with its last drawn frame
-/// (a save state holds no pixels: its first observation is blank), and a
-/// reset returns to it; a snapshot of another ROM is refused.
+/// Envs started from a GameBoy's snapshot, or from its save state, begin
+/// with its last drawn frame, and a reset returns to it; a snapshot of
+/// another ROM is refused.
 #[test]
 fn envs_start_from_a_gameboys_snapshot_with_its_frame() {
     let mut gb = GameBoy::new(&joypad_rom(), None).unwrap();
@@ -670,11 +742,19 @@ fn envs_start_from_a_gameboys_snapshot_with_its_frame() {
     e.step(&[0, 1]).unwrap();
     e.reset();
     assert_eq!(&e.obs()[..PIXELS], &shades[..]);
-    let from_bytes =
+    let mut from_bytes =
         VecEngine::new(shared(&joypad_rom()), 1, cfg(None, Some(gb.save_state()))).unwrap();
-    assert!(
-        from_bytes.obs().iter().all(|&s| s == 0),
-        "a state holds no pixels"
+    assert_eq!(
+        &from_bytes.obs()[..PIXELS],
+        &shades[..],
+        "the state's picture"
+    );
+    from_bytes.step(&[0]).unwrap();
+    from_bytes.reset();
+    assert_eq!(
+        &from_bytes.obs()[..PIXELS],
+        &shades[..],
+        "and again after a reset"
     );
     let mut other = joypad_rom();
     other[0x134] = b'W';

@@ -37,6 +37,7 @@ from emurust._core import (
     Snapshot,
     SoundOffError,
     UnsupportedCartridgeError,
+    available_cpus,
 )
 from emurust._core import __version__ as __version__
 from emurust._gameboy import BUTTONS, ColourLike, GameBoy, PaletteLike, RomSource
@@ -94,5 +95,6 @@ __all__ = [
     "VecGameBoy",
     "WindowEvent",
     "__version__",
+    "available_cpus",
     "roms_dir",
 ]

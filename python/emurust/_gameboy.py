@@ -57,6 +57,42 @@ def _read_image(source: RomSource, what: str, limit: int) -> bytes:
     return data
 
 
+MAX_STATE_FILE = 16 << 20
+"""The most bytes read from a state file or file object (16 MiB): PyBoy's and emurust's
+states are far smaller (cartridge RAM included), so a longer input is not a state."""
+
+
+def _read_state(
+    source: str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes], what: str
+) -> bytes:
+    """A save state's bytes from bytes-like data, a path or a binary file object (read from
+    its position), reading at most :data:`MAX_STATE_FILE` + 1 bytes; TypeError for anything
+    else, :class:`InvalidStateError` for an input longer than any state."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, (str, os.PathLike)):
+        with open(os.fspath(source), "rb") as f:
+            data = f.read(MAX_STATE_FILE + 1)
+    elif callable(getattr(source, "read", None)):
+        data = source.read(MAX_STATE_FILE + 1)
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(
+                f"{what}: the file object returned {type(data).__name__}, not bytes (open it "
+                "in binary mode, 'rb')"
+            )
+        data = bytes(data)
+    else:
+        raise TypeError(
+            f"{what} must be a path, bytes or a binary file object, not {type(source).__name__}"
+        )
+    if len(data) > MAX_STATE_FILE:
+        raise _core.InvalidStateError(
+            f"{what} is larger than {MAX_STATE_FILE >> 20} MiB: not a save state (emurust's and "
+            "PyBoy's are far smaller)"
+        )
+    return data
+
+
 class GameBoy(_core.GameBoy):
     """A Game Boy (DMG) running one cartridge.
 
@@ -126,13 +162,7 @@ class GameBoy(_core.GameBoy):
 
         Raises :class:`InvalidStateError` naming the problem for a state from another PyBoy
         version, from a CGB game, or from another ROM."""
-        if isinstance(state, (bytes, bytearray)):
-            data = bytes(state)
-        elif isinstance(state, (str, os.PathLike)):
-            with open(os.fspath(state), "rb") as f:
-                data = f.read()
-        else:
-            data = state.read()
+        data = _read_state(state, "state")
         gb = cls(rom, boot_rom=boot_rom, palette=palette, sound_sample_rate=sound_sample_rate)
         gb.load_pyboy_state(data)
         return gb

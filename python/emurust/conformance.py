@@ -1100,11 +1100,39 @@ def _json(
     }
 
 
+def _usage_error(args: argparse.Namespace, roms: Path) -> str | None:
+    """What is wrong with ``--rom`` or ``--suite`` (a ROM that does not exist, a suite name
+    that selects nothing), or None."""
+    for given in args.rom or []:
+        if not Path(given).is_file() and not (roms / given).is_file():
+            return f"--rom {given}: no such ROM file (a path, or a path relative to {roms})"
+    if args.suite and roms.is_dir():
+        specs, _ = catalogue(roms)
+        for w in (w.strip("/") for w in args.suite):
+            known = w.split("/")[0] in SUITES
+            if w in SUITES or (
+                known and any(s.rel.startswith(w + "/") or s.rel == w for s in specs)
+            ):
+                continue
+            return (
+                f"--suite {w}: "
+                + ("no ROM of that suite has this path prefix" if known else "not a suite")
+                + f" (suites: {', '.join(SUITES)}; or a ROM path prefix such as "
+                "mooneye/acceptance/timer)"
+            )
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status (0 unless ``--strict`` and an unexpected
-    emurust failure)."""
+    """The command line; returns the exit status: 2 for a ``--rom`` that does not exist or a
+    ``--suite`` that names nothing, 1 with ``--strict`` and an unexpected emurust failure
+    (or nothing to run), else 0."""
     args = _parse(argv)
     roms = Path(args.roms) if args.roms else emurust.roms_dir()
+    problem = _usage_error(args, roms)
+    if problem is not None:
+        print(f"emurust conformance: {problem}", file=sys.stderr)
+        return 2
     if not roms.is_dir() and not args.rom:
         print(f"test ROM folder {roms} not found (set EMURUST_ROMS); nothing to run")
         return 1 if args.strict else 0

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from typing_extensions import Self
 
 from emurust._core import EmuRustWarning
-from emurust._gameboy import GameBoy
+from emurust._gameboy import GameBoy, _read_state
 from emurust.pyboy._boot import boot_rom
 
 # emurust.PyBoy raises exceptions that are both PyBoy's (pyboy.utils) and emurust's own:
@@ -599,7 +599,7 @@ class PyBoy:
                 n = left
                 if self.queued_input:
                     n = max(1, min(n, self.queued_input[0][0] - self.frame_count))
-                self._run(n, render and n == left, sound and n == left)
+                self._run(n, render and n == left, sound and n == left)  # counts frames
                 rendered = rendered or (render and n == left)
             left -= n
             running = not self.quitting
@@ -610,10 +610,11 @@ class PyBoy:
         return running
 
     def _run(self, frames: int, render: bool, sound: bool = False) -> None:
-        """Runs ``frames`` frames, drawing the last if ``render``; ``frame_count`` counts each
-        frame as it ends (so a hook sees the frames completed before its own). As in PyBoy,
-        sound is sampled in the last frame only, when ``sound``; GameShark codes are written
-        before every frame."""
+        """Runs ``frames`` frames, drawing the last if ``render`` and calling the hooks they
+        hit; ``frame_count`` counts each frame as it ends (so a hook sees the frames
+        completed before its own, and the frames before a hook that raised or a Ctrl-C
+        count). As in PyBoy, sound is sampled in the last frame only, when ``sound``;
+        GameShark codes are written before every frame."""
         gb = self._gb
         sampled = self._sound_emulated and sound
         if self._sound_emulated and gb.sound_sample_rate is not None:
@@ -630,7 +631,12 @@ class PyBoy:
                 self.gameshark.tick()
             last = n == frames
             while n > 0:
-                done, hit = gb._pyboy_tick(n, render and last)
+                before = gb.frame_count
+                try:
+                    done, hit = gb._pyboy_tick(n, render and last)
+                except BaseException:  # Ctrl-C: the frames that ran before it still count
+                    self.frame_count += gb.frame_count - before
+                    raise
                 n -= done
                 frames -= done
                 self.frame_count += done
@@ -762,6 +768,9 @@ class PyBoy:
         """Presses ``input`` at the start of the next frame and releases it ``delay`` frames
         later (PyBoy's ``button``)."""
         press, release = self._button_events(input)
+        delay = _index(delay, "delay")  # checked now: a bad delay never leaves A held
+        if delay < 0:
+            raise InvalidArgumentError(f"delay must be a non-negative int (frames), not {delay}")
         self.send_input(press)
         self.send_input(release, delay)
 
@@ -819,7 +828,7 @@ class PyBoy:
         loads too, provided the cartridges have the same memory bank controller and RAM
         size (the usual way to start many ROMs from one point)."""
         _check_binary(file_like_object, "load_state")
-        data = file_like_object.read()
+        data = _read_state(file_like_object, "load_state")  # bounded: not /dev/zero
         try:
             if data.startswith(_EMURUST_STATE_MAGIC):
                 self._gb.load_state(data, check_rom=False)
@@ -891,6 +900,11 @@ class PyBoy:
         size = self._cart_ram_size
         if size == 0:
             return
+        if len(data) < self._pyboy_ram_bytes:  # PyBoy fails reading past the end too
+            raise InvalidArgumentError(
+                f"the .ram file has {len(data)} bytes; this cartridge's RAM in PyBoy's layout "
+                f"is {self._pyboy_ram_bytes} bytes"
+            )
         ram = bytearray(data[:size].ljust(size, b"\0"))
         if self._mbc2:
             ram = bytearray(b & 0x0F for b in ram)
@@ -1101,4 +1115,9 @@ def _check_binary(f: object, what: str) -> None:
     if isinstance(f, io.TextIOBase):
         raise InvalidInputTypeError(
             f"{what}: text file not allowed, open it in binary mode ('rb'/'wb')"
+        )
+    method = "write" if what == "save_state" else "read"
+    if not callable(getattr(f, method, None)):
+        raise InvalidInputTypeError(
+            f"{what} takes a binary file-like object (with .{method}()), not {type(f).__name__}"
         )

@@ -32,6 +32,7 @@ from typing import Any, Union
 import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium.error import ClosedEnvironmentError
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 try:
@@ -43,7 +44,7 @@ except ImportError as e:  # ray is an optional dependency
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch, check_actions, check_ids
-from emurust.envs._engine import Bools, Bytes, frame_shape, make_engine, rom_bytes
+from emurust.envs._engine import Bools, Bytes, compose_obs, frame_shape, make_engine, rom_bytes
 from emurust.envs._gymnasium import InitialState, Obs, _spaces, _spec_with
 from emurust.games import GameSpec
 
@@ -464,6 +465,10 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     def close_extras(self, **kwargs: Any) -> None:
         self._shutdown()
 
+    def _check_open(self, what: str) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(f"{what}() on a RayVectorEnv that was closed")
+
     def actor_pids(self) -> list[int]:
         """Each actor's process id now (for tests and monitoring)."""
         return [int(i["pid"]) for i in ray.get([a.info.remote() for a in self.actors])]
@@ -519,13 +524,12 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         return refs
 
     def _obs(self, screen: Bytes, ram: Bytes) -> Obs:
-        if self.game.obs_fields:
-            return {"screen": screen, "ram": ram}
-        return screen
+        return compose_obs(self.game, screen, ram)
 
     # ---- synchronous API --------------------------------------------------------------
 
     def _require_idle(self, what: str) -> None:
+        self._check_open(what)
         if self._busy.any():
             raise InvalidArgumentError(
                 f"{what}() while envs sent with send() have not all been received with "
@@ -659,6 +663,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """Start stepping ``env_ids`` (default: all) with ``actions`` (one each): each actor
         gets its envs' actions, and this returns at once. Envs in flight or with results not
         yet received cannot be sent."""
+        self._check_open("send")
         ids = self._all if env_ids is None else check_ids(env_ids, self.num_envs)
         acts = check_actions(actions, len(ids), self._num_actions, self.game.name)
         if self._busy[ids].any():
@@ -690,6 +695,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """Wait until ``batch_size`` envs have finished and return their observations,
         rewards, terminations, truncations, infos (with ``info["env_id"]``) and ids, the
         envs in the order their actors finished. Arrays are fresh (the caller keeps them)."""
+        self._check_open("recv")
         busy = int(self._busy.sum())
         if not busy:
             raise InvalidArgumentError("recv() with nothing sent: call async_reset() or send()")

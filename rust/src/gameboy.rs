@@ -8,14 +8,21 @@ use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
 use crate::hooks::{HookBus, HookTable};
 use crate::joypad::Button;
-use crate::screen::{Screen, PIXELS};
+use crate::screen::{decode_picture, encode_picture, Screen, MAX_PICTURE_BYTES, PIXELS};
 use crate::state::{unseal, StateReader, StateWriter, Stateful};
 
 /// Largest ROM accepted (MBC5's 8 MiB).
 pub use crate::cartridge::header::MAX_ROM_SIZE;
 const STATE_MAGIC: &[u8; 8] = b"EMURUST\0";
-/// Bump when the state layout changes; older states are rejected by name.
-pub const STATE_VERSION: u32 = 5;
+/// Bump when the state layout changes. Version 6 added the picture
+/// (section `SCRN`); version 5 states still load, with a blank picture.
+/// Older versions are rejected by number.
+pub const STATE_VERSION: u32 = 6;
+/// The oldest state format version that loads.
+pub const OLDEST_STATE_VERSION: u32 = 5;
+/// Format of the picture in section `SCRN`: DMG shades, 2 bits a pixel,
+/// run-length coded (`crate::screen::encode_picture`).
+const PICTURE_DMG_SHADES: u8 = 1;
 
 /// Reject ROMs larger than any Game Boy cartridge (before copying them).
 fn check_rom_size(len: usize) -> Result<()> {
@@ -285,14 +292,21 @@ impl Core {
         self.hw.set_buttons(mask);
     }
 
-    /// The machine's state as sealed bytes (see [`crate::state`]).
+    /// The machine's state as sealed bytes (see [`crate::state`]), with
+    /// the last drawn frame as its picture.
     pub fn state_bytes(&self, ram: &Ram) -> Vec<u8> {
+        self.state_bytes_with(ram, self.frame_shades())
+    }
+
+    /// The machine's state as sealed bytes with `picture` as the screen it
+    /// shows (a [`GameBoy`] saves its screen's last complete frame).
+    pub fn state_bytes_with(&self, ram: &Ram, picture: &[u8; PIXELS]) -> Vec<u8> {
         let mut w = StateWriter::new();
-        self.save(ram, &mut w);
+        self.save(ram, picture, &mut w);
         w.into_sealed()
     }
 
-    fn save(&self, ram: &Ram, w: &mut StateWriter) {
+    fn save(&self, ram: &Ram, picture: &[u8; PIXELS], w: &mut StateWriter) {
         w.raw(STATE_MAGIC);
         w.u32(STATE_VERSION);
         w.u64(self.hw.cart.rom_fingerprint());
@@ -307,9 +321,19 @@ impl Core {
             w.u64(t);
         }
         w.end_section();
+        // The picture: its own section, so that other screen formats can
+        // come as sections of their own.
+        w.begin_section(b"SCRN");
+        w.u8(PICTURE_DMG_SHADES);
+        let mut coded = [0; MAX_PICTURE_BYTES];
+        let n = encode_picture(picture, &mut coded);
+        w.raw(&coded[..n]);
+        w.end_section();
     }
 
     /// Load into scratch copies first so a bad state leaves `self` untouched.
+    /// The state's picture becomes the PPU's frame (blank for a version 5
+    /// state, which has none).
     pub fn load(&mut self, ram: &mut Ram, data: &[u8]) -> Result<()> {
         self.load_checked(ram, data, true)
     }
@@ -332,9 +356,10 @@ impl Core {
             ));
         }
         let version = r.u32()?;
-        if version != STATE_VERSION {
+        if !(OLDEST_STATE_VERSION..=STATE_VERSION).contains(&version) {
             return Err(Error::InvalidState(format!(
-                "state format version {version} is not supported (this build reads version {STATE_VERSION})"
+                "state format version {version} is not supported (this build reads versions \
+                 {OLDEST_STATE_VERSION} to {STATE_VERSION})"
             )));
         }
         // After the header (an old version is named, not called corrupt),
@@ -370,6 +395,24 @@ impl Core {
             *t = r.u64()?;
         }
         r.end_section()?;
+        if version >= 6 {
+            r.begin_section(b"SCRN")?;
+            let format = r.u8()?;
+            if format != PICTURE_DMG_SHADES {
+                return Err(Error::InvalidState(format!(
+                    "corrupted state: picture format {format} is unknown"
+                )));
+            }
+            let coded = r.raw(r.section_left())?;
+            r.end_section()?;
+            // Into the scratch copy's frame: a picture that does not decode
+            // leaves `self` untouched like any other error.
+            decode_picture(coded, core.hw.ppu.frame_to_replace()).ok_or_else(|| {
+                Error::InvalidState("corrupted state: the picture does not decode".into())
+            })?;
+        } else {
+            core.hw.ppu.clear_frame();
+        }
         if r.remaining() != 0 {
             return Err(Error::InvalidState(format!(
                 "corrupted state: {} unexpected trailing bytes",
@@ -724,10 +767,20 @@ impl GameBoy {
         crate::vec::Snapshot::new(self.core.clone(), self.ram.clone())
     }
 
+    /// The machine's state, with the screen's last complete frame as its
+    /// picture.
     pub fn save_state(&self) -> Vec<u8> {
-        self.core.state_bytes(&self.ram)
+        self.core.state_bytes_with(&self.ram, self.screen.shades())
     }
 
+    /// [`GameBoy::save_state`] with a blank picture: the machine alone,
+    /// whatever it last drew (to compare machines rendered differently).
+    pub fn machine_state(&self) -> Vec<u8> {
+        static BLANK: [u8; PIXELS] = [0; PIXELS];
+        self.core.state_bytes_with(&self.ram, &BLANK)
+    }
+
+    /// Load a state; the screen shows the state's picture at once.
     pub fn load_state(&mut self, data: &[u8]) -> Result<()> {
         self.load_state_checked(data, true)
     }
@@ -736,6 +789,7 @@ impl GameBoy {
     /// with another ROM whose cartridge has the same MBC and RAM size.
     pub fn load_state_checked(&mut self, data: &[u8], check_rom: bool) -> Result<()> {
         self.core.load_checked(&mut self.ram, data, check_rom)?;
+        self.screen.update(self.core.hw.ppu.frame());
         if let Some(diag) = self.core.diag.as_deref_mut() {
             diag.clear(); // the trace does not lead up to the loaded state
         }
@@ -767,5 +821,112 @@ impl GameBoy {
     /// PyBoy 2.8.1's `sound.ndarray`. Empty while sample output is off.
     pub fn sound_samples(&self) -> &[i8] {
         self.core.hw.apu.samples()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cartridge::header::NINTENDO_LOGO;
+    use crate::state::{reseal, CHECKSUM_LEN};
+
+    /// A ROM-only cartridge that loops at 0x0150; its header logo, which the
+    /// post-boot VRAM holds, is on screen.
+    fn logo_rom() -> Vec<u8> {
+        let mut rom = vec![0u8; 0x8000];
+        rom[0x100..0x103].copy_from_slice(&[0xC3, 0x50, 0x01]);
+        rom[0x104..0x134].copy_from_slice(&NINTENDO_LOGO);
+        rom[0x150..0x152].copy_from_slice(&[0x18, 0xFE]);
+        rom
+    }
+
+    /// `state` as version 5 wrote it: no `SCRN` section.
+    fn as_version_5(state: &[u8]) -> Vec<u8> {
+        let body = &state[..state.len() - CHECKSUM_LEN];
+        let at = body
+            .windows(4)
+            .rposition(|w| w == b"SCRN")
+            .expect("a picture section");
+        let mut old = body[..at].to_vec();
+        old[8..12].copy_from_slice(&5u32.to_le_bytes());
+        old.extend_from_slice(&[0; CHECKSUM_LEN]);
+        reseal(&old).unwrap()
+    }
+
+    #[test]
+    fn a_state_brings_back_its_picture() {
+        let mut gb = GameBoy::new(&logo_rom(), None).unwrap();
+        gb.run_frames(3, true);
+        let picture = *gb.screen().shades();
+        assert!(picture.iter().any(|&s| s != 0), "the logo is drawn");
+        let state = gb.save_state();
+        let mut other = GameBoy::new(&logo_rom(), None).unwrap();
+        other.poke(0xFF47, 0x00); // BGP: every shade 0, a blank screen from now on
+        other.run_frames(2, true);
+        assert!(other.screen().shades().iter().all(|&s| s == 0));
+        other.load_state(&state).unwrap();
+        assert_eq!(other.screen().shades()[..], picture[..], "the screen");
+        assert_eq!(
+            other.core.frame_shades()[..],
+            picture[..],
+            "the PPU's frame"
+        );
+        assert_eq!(other.screen().gray(), gb.screen().gray());
+        assert_eq!(other.screen().rgb()[..], gb.screen().rgb()[..]);
+        assert!(other.save_state() == state, "the same bytes again");
+        // A state of a machine that drew no frame shows a blank screen.
+        let headless = GameBoy::new(&logo_rom(), None).unwrap();
+        other.load_state(&headless.save_state()).unwrap();
+        assert!(other.screen().shades().iter().all(|&s| s == 0));
+    }
+
+    #[test]
+    fn version_5_states_load_with_a_blank_picture() {
+        let mut gb = GameBoy::new(&logo_rom(), None).unwrap();
+        gb.run_frames(3, true);
+        let state = gb.save_state();
+        let old = as_version_5(&state);
+        let mut other = GameBoy::new(&logo_rom(), None).unwrap();
+        other.run_frames(1, true);
+        other.load_state(&old).unwrap();
+        assert!(other.screen().shades().iter().all(|&s| s == 0));
+        assert_eq!(other.frame_count(), 3);
+        assert_eq!(other.registers(), gb.registers());
+        // Saved again, it is a version 6 state of the same machine.
+        let again = other.save_state();
+        assert_eq!(&again[8..12], &STATE_VERSION.to_le_bytes());
+        assert!(as_version_5(&again) == old);
+        // Version 4 and 7 are refused by number.
+        for v in [4u32, 7] {
+            let mut bad = state.clone();
+            bad[8..12].copy_from_slice(&v.to_le_bytes());
+            let bad = reseal(&bad).unwrap();
+            let err = other.load_state(&bad).unwrap_err().to_string();
+            assert!(err.contains(&format!("version {v}")), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_damaged_picture_is_refused_and_changes_nothing() {
+        let mut gb = GameBoy::new(&logo_rom(), None).unwrap();
+        gb.run_frames(3, true);
+        let state = gb.save_state();
+        let body = state.len() - CHECKSUM_LEN;
+        let at = state.windows(4).rposition(|w| w == b"SCRN").unwrap();
+        let mut fresh = GameBoy::new(&logo_rom(), None).unwrap();
+        let before = fresh.save_state();
+        // An unknown picture format; a coded picture one byte short (its
+        // section says so too); both sealed again, so only the decoder sees it.
+        let mut unknown = state.clone();
+        unknown[at + 8] = 2;
+        let mut short = state[..body - 1].to_vec();
+        let len = u32::from_le_bytes(short[at + 4..at + 8].try_into().unwrap()) - 1;
+        short[at + 4..at + 8].copy_from_slice(&len.to_le_bytes());
+        short.extend_from_slice(&[0; CHECKSUM_LEN]);
+        for bad in [unknown, short] {
+            let err = fresh.load_state(&reseal(&bad).unwrap()).unwrap_err();
+            assert!(err.to_string().contains("picture"), "{err}");
+            assert!(fresh.save_state() == before);
+        }
     }
 }

@@ -422,6 +422,14 @@ impl Ppu {
         self.lines_valid = [0; 3];
     }
 
+    /// The frame, to be replaced (a loaded state's picture is decoded
+    /// into it). The line cache is dropped: its rows will no longer be
+    /// what it drew.
+    pub fn frame_to_replace(&mut self) -> &mut [u8; PIXELS] {
+        self.lines_valid = [0; 3];
+        &mut self.frame
+    }
+
     /// Draw every line with the reference renderer (the FIFO) from now on.
     /// The machine's reference switch is `Hardware::set_reference`, which
     /// calls this.

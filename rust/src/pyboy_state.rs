@@ -264,6 +264,93 @@ fn pyboy_ram_banks(size_code: u8) -> Option<usize> {
     })
 }
 
+/// The cartridge section of a PyBoy state and the fields after it.
+struct CartAndRest {
+    rom_bank: u8,
+    ram_bank: u8,
+    ram_enabled: bool,
+    banking_mode: u8,
+    cart_ram: Vec<u8>,
+    rtc: Option<[u8; 5]>,
+    mbc1_bank1: u8,
+    mbc1_bank2: u8,
+    rumble: bool,
+    buttons: u8,
+    sb: u8,
+    sc: u8,
+}
+
+/// Bytes of the cartridge section and the fields after it, for a cartridge
+/// of `mbc` with `banks` RAM banks (MBC5: one more with a rumble motor).
+fn cartridge_and_rest_len(mbc: PyBoyMbc, banks: usize) -> usize {
+    let cart = 4
+        + banks * 0x2000
+        + match mbc {
+            PyBoyMbc::Mbc3 { rtc: true } => 8 + 2 + 5 + 2 + 8 + 8,
+            PyBoyMbc::Mbc1 => 2,
+            PyBoyMbc::Mbc5 => 1,
+            _ => 0,
+        };
+    cart + 2 + 2 + 2 + 32 + 7 + 4 + 0x2000 + 0x800 + 0x80
+}
+
+fn cartridge_and_rest(r: &mut In, mbc: PyBoyMbc, banks: usize) -> Result<CartAndRest> {
+    let rom_bank = r.u8("ROM bank")?;
+    let ram_bank = r.u8("RAM bank")?;
+    let ram_enabled = r.flag("RAM enabled")?;
+    let banking_mode = r.u8("banking mode")?;
+    let cart_ram = r.take(banks * 0x2000, "cartridge RAM")?.to_vec();
+    let mut rtc = None;
+    if mbc == (PyBoyMbc::Mbc3 { rtc: true }) {
+        r.skip(8 + 2, "RTC time zero, halt, carry")?;
+        let mut regs = [0u8; 5];
+        for reg in regs.iter_mut() {
+            *reg = r.u8("RTC register")?;
+        }
+        let halt = r.u8("RTC halt")? & 1;
+        let carry = r.u8("RTC carry")? & 1;
+        regs[4] = (regs[4] & 1) | halt << 6 | carry << 7;
+        r.skip(8 + 8, "RTC cycles and time")?;
+        rtc = Some(regs);
+    }
+    let (mut mbc1_bank1, mut mbc1_bank2, mut rumble) = (1, 0, false);
+    match mbc {
+        PyBoyMbc::Mbc1 => {
+            mbc1_bank1 = r.u8("MBC1 bank register 1")?;
+            mbc1_bank2 = r.u8("MBC1 bank register 2")?;
+        }
+        PyBoyMbc::Mbc5 => {
+            // The rumble flag follows only when the cartridge type has a motor.
+            let supported = r.flag("MBC5 rumble support")?;
+            rumble = supported && r.flag("MBC5 rumble")?;
+        }
+        _ => {}
+    }
+
+    // Joypad, serial, SGB
+    let directional = r.u8("joypad directions")?;
+    let standard = r.u8("joypad buttons")?;
+    let buttons = (!directional & 0x0F) | (!standard & 0x0F) << 4;
+    let sb = r.u8("SB")?;
+    let sc = r.u8("SC")?;
+    r.skip(2 + 32, "serial state")?;
+    r.skip(7 + 4 + 0x2000 + 0x800 + 0x80, "SGB state")?;
+    Ok(CartAndRest {
+        rom_bank,
+        ram_bank,
+        ram_enabled,
+        banking_mode,
+        cart_ram,
+        rtc,
+        mbc1_bank1,
+        mbc1_bank2,
+        rumble,
+        buttons,
+        sb,
+        sc,
+    })
+}
+
 /// A square channel (PyBoy's `ToneChannel.save_state`).
 fn square_channel(r: &mut In, name: &str) -> Result<SoundChannel> {
     let f = |s: &str| format!("sound {name} {s}");
@@ -470,53 +557,42 @@ pub fn parse(data: &[u8], rom: &[u8]) -> Result<PyBoyState> {
             "the ROM's RAM size code {size_code:#04x} is not one PyBoy handles"
         ))
     })?;
-    let rom_bank = r.u8("ROM bank")?;
-    let ram_bank = r.u8("RAM bank")?;
-    let ram_enabled = r.flag("RAM enabled")?;
-    let banking_mode = r.u8("banking mode")?;
-    let cart_ram = r.take(banks * 0x2000, "cartridge RAM")?.to_vec();
-    let mut rtc = None;
-    if mbc == (PyBoyMbc::Mbc3 { rtc: true }) {
-        r.skip(8 + 2, "RTC time zero, halt, carry")?;
-        let mut regs = [0u8; 5];
-        for reg in regs.iter_mut() {
-            *reg = r.u8("RTC register")?;
+    // Everything from here on depends on the cartridge: a state of another
+    // game runs short or has bytes left over, which says so.
+    let cart_at = r.pos;
+    let fields = cartridge_and_rest(&mut r, mbc, banks);
+    let fields = match fields {
+        Ok(f) if r.pos == data.len() => f,
+        _ => {
+            let need = cart_at + cartridge_and_rest_len(mbc, banks);
+            let rumble = if mbc == PyBoyMbc::Mbc5 {
+                format!(" or {}", need + 1)
+            } else {
+                String::new()
+            };
+            return Err(Error::InvalidState(format!(
+                "this PyBoy state is not from this ROM: it has {} bytes, where a PyBoy {} \
+                 state of this cartridge ({mbc:?}, {banks} RAM bank(s) of 8 KiB) has \
+                 {need}{rumble}; it was saved with another game (or the file is damaged)",
+                data.len(),
+                PYBOY_STATE_VERSION,
+            )));
         }
-        let halt = r.u8("RTC halt")? & 1;
-        let carry = r.u8("RTC carry")? & 1;
-        regs[4] = (regs[4] & 1) | halt << 6 | carry << 7;
-        r.skip(8 + 8, "RTC cycles and time")?;
-        rtc = Some(regs);
-    }
-    let (mut mbc1_bank1, mut mbc1_bank2, mut rumble) = (1, 0, false);
-    match mbc {
-        PyBoyMbc::Mbc1 => {
-            mbc1_bank1 = r.u8("MBC1 bank register 1")?;
-            mbc1_bank2 = r.u8("MBC1 bank register 2")?;
-        }
-        PyBoyMbc::Mbc5 => {
-            // The rumble flag follows only when the cartridge type has a motor.
-            let supported = r.flag("MBC5 rumble support")?;
-            rumble = supported && r.flag("MBC5 rumble")?;
-        }
-        _ => {}
-    }
-
-    // Joypad, serial, SGB
-    let directional = r.u8("joypad directions")?;
-    let standard = r.u8("joypad buttons")?;
-    let buttons = (!directional & 0x0F) | (!standard & 0x0F) << 4;
-    let sb = r.u8("SB")?;
-    let sc = r.u8("SC")?;
-    r.skip(2 + 32, "serial state")?;
-    r.skip(7 + 4 + 0x2000 + 0x800 + 0x80, "SGB state")?;
-    if r.pos != data.len() {
-        return Err(Error::InvalidState(format!(
-            "not a PyBoy {PYBOY_STATE_VERSION} state for this ROM: {} bytes left over after \
-             the last field (a state saved with another ROM or cartridge type?)",
-            data.len() - r.pos
-        )));
-    }
+    };
+    let CartAndRest {
+        rom_bank,
+        ram_bank,
+        ram_enabled,
+        banking_mode,
+        cart_ram,
+        rtc,
+        mbc1_bank1,
+        mbc1_bank2,
+        rumble,
+        buttons,
+        sb,
+        sc,
+    } = fields;
     Ok(PyBoyState {
         version,
         boot_rom_mapped,

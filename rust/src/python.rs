@@ -777,9 +777,17 @@ impl PyGameBoy {
         Ok(vec::PySnapshot { snap })
     }
 
-    /// The whole machine state as bytes, for `load_state`.
+    /// The whole machine state as bytes, for `load_state`; its picture is
+    /// the screen's last frame.
     fn save_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let state = self.read(|gb| gb.save_state())?;
+        Ok(PyBytes::new(py, &state))
+    }
+
+    /// `save_state()` with a blank picture: equal for two machines in the
+    /// same state whatever they drew (verification compares these).
+    fn _machine_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let state = self.read(|gb| gb.machine_state())?;
         Ok(PyBytes::new(py, &state))
     }
 
@@ -1307,6 +1315,14 @@ fn _reseal_state<'py>(py: Python<'py>, state: &Bound<'py, PyAny>) -> PyResult<Bo
     Ok(PyBytes::new(py, &sealed))
 }
 
+/// The CPUs this process may run on: its affinity mask, capped by a cgroup
+/// CPU quota (rounded down, at least 1), as Rust's standard library reads
+/// them. What `VecGameBoy(num_threads=None)` starts one thread per.
+#[pyfunction]
+fn available_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The native part of EmuRust; use the public `emurust` package instead.
 #[pymodule]
 #[pyo3(name = "_core")]
@@ -1317,6 +1333,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vec::PyVecGameBoy>()?;
     m.add_class::<vec::PySnapshot>()?;
     m.add_function(wrap_pyfunction!(_reseal_state, m)?)?;
+    m.add_function(wrap_pyfunction!(available_cpus, m)?)?;
     m.add("EmuRustError", py.get_type::<EmuRustError>())?;
     m.add("InvalidRomError", py.get_type::<InvalidRomError>())?;
     m.add(

@@ -203,9 +203,209 @@ impl Screen {
     }
 }
 
+// ---- The picture in save states ----------------------------------------------
+//
+// A save state carries the last drawn frame (section `SCRN`, see
+// `crate::gameboy`), so that a loaded machine shows the screen it was saved
+// with. The frame is 2,880 words of 8 pixels, each word 2 bytes (little
+// endian, pixel k in bits 2k..2k+1), run-length coded by word as in
+// PackBits: a control byte `c` is followed by `c + 1` literal words when
+// `c < 128`, or by one word repeated `257 - c` times when `c > 128`; 128 is
+// not used. Game screens have long uniform stretches, so a picture costs a
+// few hundred bytes to a few KB (69 bytes blank, at most 5,783).
+
+/// Words of 8 pixels in a frame.
+const WORDS: usize = PIXELS / 8;
+
+/// The longest run or literal stretch one control byte covers (in words).
+const MAX_RUN: usize = 128;
+
+/// Eight shades (one a byte, values 0..=3) as 16 bits, pixel k in bits
+/// 2k..2k+1: two doublings of the field width gather them.
+#[inline(always)]
+fn pack_word(eight: u64) -> [u8; 2] {
+    let v = eight & 0x0303_0303_0303_0303;
+    let x = (v | v >> 6) & 0x000F_000F_000F_000F;
+    let x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+    [x as u8, (x >> 32) as u8]
+}
+
+/// The inverse of [`pack_word`].
+#[inline(always)]
+fn unpack_word(packed: [u8; 2]) -> [u8; 8] {
+    let x = packed[0] as u64 | (packed[1] as u64) << 32;
+    let x = (x | x << 12) & 0x000F_000F_000F_000F;
+    ((x | x << 6) & 0x0303_0303_0303_0303).to_le_bytes()
+}
+
+/// The most bytes a coded picture takes: every word a literal.
+pub const MAX_PICTURE_BYTES: usize = 2 * WORDS + WORDS.div_ceil(MAX_RUN);
+
+/// `shades` (values 0..=3; higher bits ignored) coded as above into `out`;
+/// returns the number of bytes written. One pass, no allocation.
+pub fn encode_picture(shades: &[u8; PIXELS], out: &mut [u8; MAX_PICTURE_BYTES]) -> usize {
+    // Words compared as they are: equal bytes are equal shades (words that
+    // differ only in the ignored bits are coded as literals, still right).
+    let word = |k: usize| u64::from_le_bytes(shades[8 * k..8 * k + 8].try_into().expect("8"));
+    let mut n = 0;
+    // The control byte of the literal stretch being written, and its length.
+    let (mut literal_at, mut literals) = (0, 0);
+    let mut i = 0;
+    while i < WORDS {
+        let first = word(i);
+        let mut run = 1;
+        while i + run < WORDS && run < MAX_RUN && word(i + run) == first {
+            run += 1;
+        }
+        if run >= 2 {
+            out[n] = (257 - run) as u8;
+            out[n + 1..n + 3].copy_from_slice(&pack_word(first));
+            n += 3;
+            literals = 0;
+        } else {
+            if literals == 0 || literals == MAX_RUN {
+                literal_at = n;
+                literals = 0;
+                n += 1;
+            }
+            out[literal_at] = literals as u8; // (count - 1 once this word is in)
+            out[n..n + 2].copy_from_slice(&pack_word(first));
+            n += 2;
+            literals += 1;
+        }
+        i += run;
+    }
+    n
+}
+
+/// Decode a picture written by [`encode_picture`] into `shades`; `None` if
+/// `data` is not exactly one coded frame (then `shades` may be partly
+/// written: decode into a scratch buffer).
+pub fn decode_picture(data: &[u8], shades: &mut [u8; PIXELS]) -> Option<()> {
+    let mut words = shades.chunks_exact_mut(8);
+    let mut filled = 0;
+    let mut i = 0;
+    while i < data.len() {
+        let c = data[i] as usize;
+        i += 1;
+        if c < 128 {
+            let n = c + 1;
+            let src = data.get(i..i + 2 * n)?;
+            if filled + n > WORDS {
+                return None;
+            }
+            // (The source first: zip stops on it without taking a word.)
+            for (w, dst) in src.chunks_exact(2).zip(words.by_ref()) {
+                dst.copy_from_slice(&unpack_word([w[0], w[1]]));
+            }
+            i += 2 * n;
+            filled += n;
+        } else if c > 128 {
+            let n = 257 - c;
+            let src = data.get(i..i + 2)?;
+            if filled + n > WORDS {
+                return None;
+            }
+            let eight = unpack_word([src[0], src[1]]);
+            for dst in words.by_ref().take(n) {
+                dst.copy_from_slice(&eight);
+            }
+            i += 2;
+            filled += n;
+        } else {
+            return None;
+        }
+    }
+    (filled == WORDS).then_some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A picture with runs of every length up to past 128, literal stretches
+    /// longer than 128 bytes, and every shade.
+    fn busy_picture() -> Box<[u8; PIXELS]> {
+        let mut shades = Box::new([0u8; PIXELS]);
+        let mut x: u32 = 12345;
+        for (i, s) in shades.iter_mut().enumerate() {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            *s = match i / 4000 {
+                0 => ((x >> 16) & 3) as u8,                 // noise: literals
+                1 => ((i / 37) & 3) as u8,                  // runs of about 9 packed bytes
+                2 => 2,                                     // one long run
+                3 => ((i / (4 * (i % 300 + 1))) & 3) as u8, // runs of many lengths
+                _ => ((x >> 20) & 3) as u8 | ((i & 1) as u8),
+            };
+        }
+        shades
+    }
+
+    fn encode(shades: &[u8; PIXELS]) -> Vec<u8> {
+        let mut out = [0u8; MAX_PICTURE_BYTES];
+        let n = encode_picture(shades, &mut out);
+        out[..n].to_vec()
+    }
+
+    #[test]
+    fn pictures_decode_to_what_was_encoded() {
+        for shades in [
+            Box::new([0u8; PIXELS]),
+            Box::new([3u8; PIXELS]),
+            busy_picture(),
+        ] {
+            let coded = encode(&shades);
+            let mut back = Box::new([9u8; PIXELS]);
+            decode_picture(&coded, &mut back).expect("decodes");
+            assert!(back[..] == shades[..], "decoded differently");
+        }
+        let coded = encode(&[1u8; PIXELS]);
+        assert_eq!(
+            coded.len(),
+            3 * WORDS.div_ceil(MAX_RUN),
+            "runs of 128 words"
+        );
+        let mut noise = [0u8; PIXELS];
+        for (k, s) in noise.iter_mut().enumerate() {
+            *s = [0, 1, 2, 3, 3, 1][k % 6]; // no two neighbouring words alike
+        }
+        let coded = encode(&noise);
+        assert_eq!(coded.len(), MAX_PICTURE_BYTES, "all literals");
+        let mut back = Box::new([0u8; PIXELS]);
+        decode_picture(&coded, &mut back).expect("decodes");
+        assert!(back[..] == noise[..], "literals decoded differently");
+        for eight in [[0, 1, 2, 3, 3, 2, 1, 0], [3; 8], [1, 0, 0, 0, 0, 0, 0, 2]] {
+            assert_eq!(unpack_word(pack_word(u64::from_le_bytes(eight))), eight);
+        }
+    }
+
+    #[test]
+    fn damaged_pictures_are_refused() {
+        let coded = encode(&busy_picture());
+        let mut out = Box::new([0u8; PIXELS]);
+        for cut in [0, 1, coded.len() / 2, coded.len() - 1] {
+            assert!(
+                decode_picture(&coded[..cut], &mut out).is_none(),
+                "cut at {cut}"
+            );
+        }
+        let mut longer = coded.clone();
+        longer.extend_from_slice(&[0, 0]);
+        assert!(
+            decode_picture(&longer, &mut out).is_none(),
+            "one byte too many"
+        );
+        assert!(
+            decode_picture(&[128], &mut out).is_none(),
+            "control byte 128"
+        );
+        // Every control byte changed: never a panic, and never a wrong-length frame.
+        for i in 0..coded.len().min(600) {
+            let mut bad = coded.clone();
+            bad[i] = bad[i].wrapping_add(1);
+            let _ = decode_picture(&bad, &mut out);
+        }
+    }
 
     #[test]
     fn converts_through_the_palette() {

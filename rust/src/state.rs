@@ -134,6 +134,10 @@ impl<'a> StateReader<'a> {
     pub fn remaining(&self) -> usize {
         self.buf.len() - self.pos
     }
+    /// Bytes left in the current section (in the whole buffer outside one).
+    pub fn section_left(&self) -> usize {
+        self.section_end.map_or(self.buf.len(), |(e, _)| e) - self.pos
+    }
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let limit = self.section_end.map_or(self.buf.len(), |(e, _)| e);
         if self.pos + n > limit {

@@ -87,14 +87,19 @@ pub enum ObsMode {
     Shades,
     /// (72, 80) grey levels, each the mean of a 2x2 block (rounded).
     GrayHalf,
+    /// No screen: no frame is drawn and the observation is empty (shape
+    /// `(0,)`). For policies that read RAM only ([`VecEngine::ram`]); the
+    /// emulation is the same, the PPU just writes no pixels.
+    None,
 }
 
 impl ObsMode {
-    pub const ALL: [ObsMode; 4] = [
+    pub const ALL: [ObsMode; 5] = [
         ObsMode::Gray,
         ObsMode::Rgb,
         ObsMode::Shades,
         ObsMode::GrayHalf,
+        ObsMode::None,
     ];
 
     pub fn name(self) -> &'static str {
@@ -103,6 +108,7 @@ impl ObsMode {
             ObsMode::Rgb => "rgb",
             ObsMode::Shades => "shades",
             ObsMode::GrayHalf => "gray_half",
+            ObsMode::None => "none",
         }
     }
 
@@ -118,6 +124,7 @@ impl ObsMode {
             ObsMode::Gray | ObsMode::Shades => &[HEIGHT, WIDTH],
             ObsMode::Rgb => &[HEIGHT, WIDTH, 3],
             ObsMode::GrayHalf => &[HEIGHT / 2, WIDTH / 2],
+            ObsMode::None => &[0],
         }
     }
 
@@ -275,6 +282,7 @@ impl Tables {
     /// Convert a frame of shades into `out` (one frame of `mode`).
     fn convert(&self, mode: ObsMode, shades: &[u8; PIXELS], out: &mut [u8]) {
         match mode {
+            ObsMode::None => {}
             ObsMode::Shades => {
                 for (o, &s) in out.iter_mut().zip(shades.iter()) {
                     *o = s & 3;
@@ -370,7 +378,7 @@ impl StepParams<'_> {
             } else if f == self.hold_frames {
                 core.set_buttons(0);
             }
-            core.run_frame(ram, f + 1 == self.frame_skip);
+            core.run_frame(ram, self.frame_len > 0 && f + 1 == self.frame_skip);
         }
         self.push_frame(core, obs);
         self.frame_skip
@@ -388,6 +396,9 @@ impl StepParams<'_> {
     /// Shift the stack one frame towards the front and write the current
     /// frame last.
     fn push_frame(&self, core: &Core, obs: &mut [u8]) {
+        if self.frame_len == 0 {
+            return;
+        }
         let newest = obs.len() - self.frame_len;
         obs.copy_within(self.frame_len.., 0);
         self.tables
@@ -396,11 +407,40 @@ impl StepParams<'_> {
 
     /// Fill the whole stack with the current frame (after a reset).
     fn fill_frames(&self, core: &Core, obs: &mut [u8]) {
+        if self.frame_len == 0 {
+            return;
+        }
         let (first, rest) = obs.split_at_mut(self.frame_len);
         self.tables.convert(self.mode, core.frame_shades(), first);
         for frame in rest.chunks_exact_mut(self.frame_len) {
             frame.copy_from_slice(first);
         }
+    }
+}
+
+/// Each env's observation bytes in `buf` (`num_envs` equal rows), as
+/// mutable slices: empty ones when the mode draws no screen (a zero-length
+/// chunk size is not allowed by `chunks_exact_mut`).
+fn env_rows(buf: &mut [u8], num_envs: usize) -> impl Iterator<Item = &mut [u8]> {
+    let len = buf.len() / num_envs.max(1);
+    if len == 0 {
+        rayon::iter::Either::Left((0..num_envs).map(|_| <&mut [u8]>::default()))
+    } else {
+        rayon::iter::Either::Right(buf.chunks_exact_mut(len))
+    }
+}
+
+/// [`env_rows`] for rayon.
+fn env_rows_par(buf: &mut [u8], num_envs: usize) -> impl IndexedParallelIterator<Item = &mut [u8]> {
+    let len = buf.len() / num_envs.max(1);
+    if len == 0 {
+        rayon::iter::Either::Left(
+            (0..num_envs)
+                .into_par_iter()
+                .map(|_| <&mut [u8]>::default()),
+        )
+    } else {
+        rayon::iter::Either::Right(buf.par_chunks_mut(len))
     }
 }
 
@@ -449,6 +489,7 @@ impl Buffers<'_> {
         tally: &Tally,
     ) {
         let obs_len = self.obs.len() / self.cores.len();
+        let num_envs = self.cores.len();
         // One env per task: envs in different game states differ several
         // times over in cost (a halted game against one that redraws), and
         // rayon's default splitting makes about 2 x num_threads chunks unless
@@ -459,7 +500,7 @@ impl Buffers<'_> {
         self.cores
             .par_iter_mut()
             .zip(self.rams.par_iter_mut())
-            .zip(self.obs.par_chunks_mut(obs_len))
+            .zip(env_rows_par(self.obs, num_envs))
             .zip(self.masks.par_iter())
             .enumerate()
             .with_max_len(1)
@@ -480,7 +521,7 @@ impl Buffers<'_> {
                 .filter(|(i, _)| stepped(*i))
                 .for_each(|(_, (out, (core, ram)))| gather(core, ram, self.addresses, out));
         }
-        if let Some(out) = self.obs_out {
+        if let Some(out) = self.obs_out.filter(|_| obs_len > 0) {
             out.par_chunks_mut(obs_len)
                 .zip(self.obs.par_chunks(obs_len))
                 .for_each(|(o, s)| o.copy_from_slice(s));
@@ -492,14 +533,14 @@ impl Buffers<'_> {
 
     /// The same work in the calling thread (`num_threads == 1`).
     fn step_sequential(self, params: &StepParams<'_>, stop: &impl Fn() -> bool, tally: &Tally) {
-        let obs_len = self.obs.len() / self.cores.len();
+        let num_envs = self.cores.len();
         let active = self.active;
         let stepped = |i: usize| active.is_none_or(|a| a[i]);
         for (_, (((core, ram), obs), &mask)) in self
             .cores
             .iter_mut()
             .zip(self.rams.iter_mut())
-            .zip(self.obs.chunks_exact_mut(obs_len))
+            .zip(env_rows(self.obs, num_envs))
             .zip(self.masks)
             .enumerate()
             .filter(|(i, _)| stepped(*i))
@@ -599,6 +640,12 @@ impl VecEngine {
                 config.num_threads
             ));
         }
+        if config.obs == ObsMode::None && config.frame_stack != 1 {
+            return bad(format!(
+                "obs=\"none\" draws no frame to stack: frame_stack must be 1, got {}",
+                config.frame_stack
+            ));
+        }
         if !(1..=MAX_FRAME_STACK).contains(&config.frame_stack) {
             return bad(format!(
                 "frame_stack must be between 1 and {MAX_FRAME_STACK}, got {}",
@@ -631,9 +678,8 @@ impl VecEngine {
             return bad("give initial_state or initial_snapshot, not both".into());
         }
         if let Some(state) = &config.initial_state {
+            // The first observation is the state's picture.
             core.load(&mut ram, state)?;
-            // A save state holds no pixels: the first observation is blank.
-            core.hw.ppu.clear_frame();
         }
         let initial = match config.initial_snapshot {
             Some(mut snap) => {
@@ -1203,12 +1249,11 @@ impl VecEngine {
     }
 
     /// Load a state into env `i`; a state that does not load leaves the env
-    /// unchanged. A state holds no pixels: the env's observation is blank
-    /// until its next step.
+    /// unchanged. The env's observation is the state's picture (blank for a
+    /// version 5 state, which has none).
     pub fn load_state(&mut self, i: usize, data: &[u8]) -> Result<()> {
         self.check_env(i)?;
         self.cores[i].load(&mut self.rams[i], data)?;
-        self.cores[i].hw.ppu.clear_frame();
         self.refresh_obs(i);
         Ok(())
     }

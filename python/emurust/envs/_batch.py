@@ -156,13 +156,26 @@ class EnvBatch:
         self._flags(self.spec.truncated, "truncated", state)
 
     def _reward(self, before: RamState, after: RamState, k: int = 1) -> npt.NDArray[np.float32]:
+        """The spec's rewards, checked: one finite float32 per env. NaN, infinities and
+        values beyond float32's range (about 3.4e38) raise :class:`GameSpecError`."""
         out = np.asarray(self.spec.reward(before, after))
         if out.shape != (k,) or out.dtype.kind not in "biuf":  # bool, int, uint, float
             raise GameSpecError(
                 f"{self.spec.name}'s reward function must return one real number per env: "
                 f"shape ({k},), got shape {out.shape} and dtype {out.dtype}"
             )
-        return out.astype(np.float32, copy=False)
+        if out.dtype.kind != "f":  # bools and 64-bit ints are all within float32's range
+            return out.astype(np.float32)
+        with np.errstate(over="ignore"):  # too large for float32: inf, refused below
+            rewards = out.astype(np.float32, copy=False)
+        if not np.isfinite(rewards).all():
+            bad = int(np.flatnonzero(~np.isfinite(rewards))[0])
+            raise GameSpecError(
+                f"{self.spec.name}'s reward function returned {out[bad].item()!r} (position "
+                f"{bad} of the batch): rewards must be finite float32 numbers (NaN, infinities "
+                f"and magnitudes beyond {float(np.finfo(np.float32).max):.3g} are refused)"
+            )
+        return rewards
 
     def _flags(self, fn: TerminatedFn | None, what: str, after: RamState, k: int = 1) -> Bools:
         """``fn(after)`` (the spec's terminated or truncated), checked: bool, shape (k,)."""

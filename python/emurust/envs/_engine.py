@@ -25,7 +25,15 @@ from emurust._gameboy import GameBoy, RomSource, _read_image
 from emurust._vec import VecGameBoy
 from emurust.games._spec import WRAM, GameSpec, GameSpecError
 
-__all__ = ["EmurustEngine", "Engine", "GameBoyDriver", "convert_shades", "frame_shape"]
+__all__ = [
+    "EmurustEngine",
+    "Engine",
+    "GameBoyDriver",
+    "compose_obs",
+    "convert_shades",
+    "frame_shape",
+    "screen_mode",
+]
 
 Bools = npt.NDArray[np.bool_]
 Bytes = npt.NDArray[np.uint8]
@@ -35,8 +43,40 @@ GRAY = np.array([255, 170, 85, 0], dtype=np.uint8)
 RGB = np.repeat(GRAY[:, None], 3, axis=1)
 
 
+_FRAME_SHAPES = {
+    "gray": (144, 160),
+    "shades": (144, 160),
+    "rgb": (144, 160, 3),
+    "gray_half": (72, 80),
+    "ram": (0,),  # no screen
+}
+
+
 def frame_shape(mode: str) -> tuple[int, ...]:
-    return {"gray": (144, 160), "shades": (144, 160), "rgb": (144, 160, 3)}.get(mode, (72, 80))
+    """One observation frame's shape in ``mode`` (a spec's ``obs``)."""
+    try:
+        return _FRAME_SHAPES[mode]
+    except KeyError:
+        raise GameSpecError(f"unknown obs mode {mode!r}") from None
+
+
+def screen_mode(spec: GameSpec, draw: bool) -> str:
+    """The :class:`emurust.VecGameBoy` ``obs`` mode for ``spec``: its own, or for a RAM-only
+    spec ``"none"`` (no frame drawn), ``"shades"`` when frames must be drawn anyway
+    (``draw``: someone renders them)."""
+    if spec.obs == "ram":
+        return "shades" if draw else "none"
+    return spec.obs
+
+
+def compose_obs(spec: GameSpec, screen: Bytes, ram: Bytes) -> Bytes | dict[str, Bytes]:
+    """An observation of ``spec`` from a screen part and the RAM observation bytes: the RAM
+    alone (``obs="ram"``), both in a dict (``obs_fields``), or the screen alone."""
+    if spec.obs == "ram":
+        return ram
+    if spec.obs_fields:
+        return {"screen": screen, "ram": ram}
+    return screen
 
 
 def convert_shades(shades: Bytes, mode: str) -> Bytes:
@@ -141,13 +181,23 @@ class EmurustEngine:
         rom: RomSource | None = None,
         initial_state: bytes | Snapshot | None = None,
         num_threads: int | None = None,
+        draw: bool = False,
     ) -> None:
         image = rom_bytes(spec, rom)
         if initial_state is None and spec.start is not None:
             with warnings.catch_warnings():
+                # The VecGameBoy below emits the ROM's warnings; they are named here only
+                # when the start function fails, which they may explain.
                 warnings.simplefilter("ignore", EmuRustWarning)
                 gb = GameBoy(image)
-            spec.start(GameBoyDriver(gb))
+            try:
+                spec.start(GameBoyDriver(gb))
+            except GameSpecError as e:
+                if not gb.warnings:
+                    raise
+                raise GameSpecError(
+                    f"{e}; this ROM has warnings that may be why: {' / '.join(gb.warnings)}"
+                ) from e
             initial_state = gb.snapshot()
         self.vec = VecGameBoy(
             image,
@@ -155,7 +205,7 @@ class EmurustEngine:
             frame_skip=spec.frame_skip,
             hold_frames=spec.hold,
             num_threads=num_threads,
-            obs=spec.obs,
+            obs=screen_mode(spec, draw),
             frame_stack=spec.frame_stack,
             ram_addresses=list(spec.gathered_addresses),
             initial_state=initial_state,
@@ -211,9 +261,11 @@ def make_engine(
     rom: RomSource | None = None,
     initial_state: bytes | Snapshot | str | os.PathLike[str] | None = None,
     num_threads: int | None = None,
+    draw: bool = False,
 ) -> Engine:
     """The engine of ``backend`` ("emurust" or "pyboy") for ``spec``; ``initial_state`` is
-    emurust state bytes, a path to them, or a :class:`emurust.Snapshot`."""
+    emurust state bytes, a path to them, or a :class:`emurust.Snapshot`. ``draw``: frames are
+    drawn even for a RAM-only spec (``obs="ram"``), for :meth:`Engine.frame`."""
     if initial_state is None:
         initial_state = spec.initial_state
     if isinstance(initial_state, (str, os.PathLike)):
@@ -221,7 +273,12 @@ def make_engine(
             initial_state = f.read()
     if backend == "emurust":
         return EmurustEngine(
-            spec, num_envs, rom=rom, initial_state=initial_state, num_threads=num_threads
+            spec,
+            num_envs,
+            rom=rom,
+            initial_state=initial_state,
+            num_threads=num_threads,
+            draw=draw,
         )
     if backend == "pyboy":
         from emurust.envs._pyboy import PyBoyEngine
@@ -231,5 +288,5 @@ def make_engine(
                 "an initial state is an emurust save state; the PyBoy backend reaches the "
                 "start state with the spec's start function"
             )
-        return PyBoyEngine(spec, num_envs, rom=rom)
+        return PyBoyEngine(spec, num_envs, rom=rom, draw=draw)
     raise GameSpecError(f"backend must be 'emurust' or 'pyboy', not {backend!r}")

@@ -53,9 +53,13 @@ class PyBoyDriver(FrameDriver):
 class PyBoyEngine:
     """``num_envs`` PyBoy instances behind the :class:`~emurust.envs._engine.Engine` API."""
 
-    def __init__(self, spec: GameSpec, num_envs: int, *, rom: RomSource | None = None) -> None:
+    def __init__(
+        self, spec: GameSpec, num_envs: int, *, rom: RomSource | None = None, draw: bool = False
+    ) -> None:
         image = rom_bytes(spec, rom)
         self.spec = spec
+        # A RAM-only spec draws no frame (as emurust's "none" mode), unless asked to.
+        self._draw = spec.obs != "ram" or draw
         self.num_envs = num_envs
         # Every instance runs the start function itself rather than loading the first one's
         # state: PyBoy draws the window from renderer state that its save states do not
@@ -86,16 +90,18 @@ class PyBoyEngine:
     def ram(self) -> Bytes:
         return self._ram
 
-    def _observe(self, i: int, shades: Bytes, *, fill: bool) -> None:
-        self._frames[i] = shades
-        frame = convert_shades(shades, self.spec.obs)
-        if self.spec.frame_stack == 1:
-            self._obs[i] = frame
+    def _observe(self, i: int, shades: Bytes | None, *, fill: bool) -> None:
+        if shades is not None:
+            self._frames[i] = shades
+        if self.spec.obs == "ram":
+            pass
+        elif self.spec.frame_stack == 1:
+            self._obs[i] = convert_shades(self._frames[i], self.spec.obs)
         elif fill:
-            self._obs[i] = frame[None]
+            self._obs[i] = convert_shades(self._frames[i], self.spec.obs)[None]
         else:
             self._obs[i, :-1] = self._obs[i, 1:]
-            self._obs[i, -1] = frame
+            self._obs[i, -1] = convert_shades(self._frames[i], self.spec.obs)
         memory = self.pbs[i].memory
         for j, a in enumerate(self._addresses):
             self._ram[i, j] = memory[a]
@@ -110,17 +116,18 @@ class PyBoyEngine:
             buttons = self._buttons[int(actions[i])] if hold > 0 else ()
             for b in buttons:
                 pb.button_press(b)
+            draw = self._draw
             if hold == skip:
-                pb.tick(skip, True, False)  # held until the next step
+                pb.tick(skip, draw, False)  # held until the next step
                 self._held[i] = buttons
             else:
                 if hold:
                     pb.tick(hold, False, False)
                 for b in buttons:
                     pb.button_release(b)
-                pb.tick(skip - hold, True, False)  # only the last frame is drawn
+                pb.tick(skip - hold, draw, False)  # only the last frame is drawn
                 self._held[i] = ()
-            self._observe(i, shades_of(pb), fill=False)
+            self._observe(i, shades_of(pb) if draw else None, fill=False)
         if obs_out is not None:
             np.copyto(obs_out, self._obs)
 

@@ -18,7 +18,8 @@ protocol (buffer allocation and the attribute checks), so the env can be used an
 without it.
 
 Observations are a uint8 Box of the screen's shape; a spec with RAM observations
-(``obs_fields``) gets a flat Box: the screen's bytes, then the RAM bytes.
+(``obs_fields``) gets a flat Box: the screen's bytes, then the RAM bytes; a RAM-only spec
+(``obs="ram"``) the RAM bytes alone.
 """
 
 from __future__ import annotations
@@ -105,7 +106,10 @@ class GameBoyPufferEnv(_Base):  # type: ignore[misc]
         self._batch = EnvBatch(self.game, engine, autoreset="same_step")
         self._screen_len = int(np.prod(engine.observation_shape))
         shape = engine.observation_shape
-        if self.game.obs_fields:
+        if self.game.obs == "ram":
+            self._screen_len = 0
+            shape = (len(self.game.obs_addresses),)
+        elif self.game.obs_fields:
             shape = (self._screen_len + len(self.game.obs_addresses),)
         self.single_observation_space = spaces.Box(0, 255, shape, np.uint8)
         self.single_action_space = spaces.Discrete(len(self.game.actions))
@@ -115,7 +119,9 @@ class GameBoyPufferEnv(_Base):  # type: ignore[misc]
 
     def _write_obs(self) -> None:
         engine = self._batch.engine
-        if self.game.obs_fields:
+        if self.game.obs == "ram":
+            self.observations[:] = engine.ram[:, : len(self.game.obs_addresses)]
+        elif self.game.obs_fields:
             n = self.num_agents
             self.observations[:, : self._screen_len] = engine.obs.reshape(n, -1)
             self.observations[:, self._screen_len :] = engine.ram[:, : len(self.game.obs_addresses)]

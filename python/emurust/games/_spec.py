@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 BUTTON_NAMES = ("a", "b", "start", "select", "up", "down", "left", "right")
-OBS_MODES = ("gray", "gray_half", "rgb", "shades")
+OBS_MODES = ("gray", "gray_half", "rgb", "shades", "ram")
 
 # The regions fields may live in: work RAM and high RAM are read straight from the
 # emulators' memory (zero-copy views in emurust).
@@ -74,7 +74,9 @@ class Field:
     """Bytes of the address space with a meaning: ``size`` bytes from ``address``, decoded as
     an unsigned integer (``"uint"``, ``byteorder``), binary-coded decimal (``"bcd"``: each
     byte two digits, ``byteorder`` says which byte holds the lowest two) or left as bytes
-    (``"bytes"``: a ``(num_envs, size)`` uint8 array). Fields live in work RAM
+    (``"bytes"``: a ``(num_envs, size)`` uint8 array). A ``uint`` field has 1 to 8 bytes and
+    decodes as int64, or as uint64 when it has 8 (its values reach 2**64 - 1); a ``bcd``
+    field has 1 to 8 bytes (int64), a ``bytes`` field 1 to 8192. Fields live in work RAM
     (0xC000-0xDFFF) or high RAM (0xFF80-0xFFFE)."""
 
     address: int
@@ -83,12 +85,16 @@ class Field:
     byteorder: Literal["little", "big"] = "little"
 
     def __post_init__(self) -> None:
+        for what, value in (("address", self.address), ("size", self.size)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise GameSpecError(f"a field's {what} must be an int, not {value!r}")
         if self.kind not in ("uint", "bcd", "bytes"):
             raise GameSpecError(f"field kind must be 'uint', 'bcd' or 'bytes', not {self.kind!r}")
         if self.byteorder not in ("little", "big"):
             raise GameSpecError(f"byteorder must be 'little' or 'big', not {self.byteorder!r}")
-        if not 1 <= self.size <= (8 if self.kind != "bytes" else 0x2000):
-            raise GameSpecError(f"a {self.kind} field has 1 to 8 bytes, not {self.size}")
+        most = 8 if self.kind != "bytes" else 0x2000
+        if not 1 <= self.size <= most:
+            raise GameSpecError(f"a {self.kind} field has 1 to {most} bytes, not {self.size}")
         end = self.address + self.size - 1
         if not any(self.address in r and end in r for r in (WRAM, HRAM)):
             raise GameSpecError(
@@ -108,7 +114,9 @@ class Field:
             return value
         if self.kind == "uint":
             weights = np.left_shift(np.uint64(1), np.arange(self.size, dtype=np.uint64) * 8)
-            return np.asarray((data.astype(np.uint64) * weights).sum(axis=1), dtype=np.int64)
+            value = (data.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+            # Up to 7 bytes fit int64; 8 bytes need uint64 (0xFF..FF is 2**64 - 1, not -1).
+            return np.asarray(value, dtype=np.uint64 if self.size == 8 else np.int64)
         digits = _BCD[data]  # each byte's two digits as a number 0..99
         if self.size <= 2:
             return digits[:, 0] + 100 * digits[:, 1] if self.size == 2 else digits[:, 0]
@@ -240,9 +248,11 @@ class GameSpec:
     holds the game's random state: each episode writes a value derived from the env's seed
     there, never 0. An action holds its buttons ``hold_frames`` frames (default: the whole
     step), a step lasts ``frame_skip`` frames and only the last is drawn; ``obs`` is the
-    screen mode (``"gray"`` 144x160, ``"gray_half"`` 72x80, ``"rgb"``, ``"shades"``),
-    ``frame_stack`` the number of frames per observation, ``obs_fields`` the fields shown to
-    the policy as a RAM vector beside the screen.
+    screen mode (``"gray"`` 144x160, ``"gray_half"`` 72x80, ``"rgb"``, ``"shades"``) or
+    ``"ram"``: no screen at all (no frame is drawn), the observation is the bytes of
+    ``ram_obs_fields`` (default: ``obs_fields``) as a uint8 vector, for policies that read
+    RAM only. ``frame_stack`` is the number of frames per observation (screen modes),
+    ``obs_fields`` the fields shown to the policy as a RAM vector beside the screen.
     """
 
     name: str
@@ -261,6 +271,7 @@ class GameSpec:
     obs: str = "gray_half"
     frame_stack: int = 1
     obs_fields: tuple[str, ...] = ()
+    ram_obs_fields: tuple[str, ...] = ()
     novelty: Novelty | None = None
     description: str = ""
     reward_range: tuple[float, float] = (-float("inf"), float("inf"))
@@ -287,6 +298,15 @@ class GameSpec:
         for name, f in self.fields.items():
             if not isinstance(f, Field):
                 raise GameSpecError(f"field {name!r} must be a Field, not {type(f).__name__}")
+            if not isinstance(name, str) or not name:
+                raise GameSpecError(f"a field name is a non-empty str, not {name!r}")
+            if hasattr(RamState, name):
+                # state.values would be the method, not the field: refused here rather
+                # than failing oddly inside a reward function.
+                raise GameSpecError(
+                    f"field name {name!r} clashes with RamState.{name} (reward functions "
+                    f"read fields as state.<name>); rename the field"
+                )
         if self.obs not in OBS_MODES:
             raise GameSpecError(f"unknown obs mode {self.obs!r}; valid modes are {OBS_MODES}")
         if not 1 <= self.frame_skip <= 3600:
@@ -306,6 +326,17 @@ class GameSpec:
             )
         for name in self.obs_fields:
             self._field(name, "obs_fields")
+        for name in self.ram_obs_fields:
+            self._field(name, "ram_obs_fields")
+        if self.obs == "ram" and not (self.ram_obs_fields or self.obs_fields):
+            raise GameSpecError(
+                f'obs="ram" observes RAM only, but {self.name} names no fields to observe: '
+                "give ram_obs_fields (or obs_fields)"
+            )
+        if self.obs == "ram" and self.frame_stack != 1:
+            raise GameSpecError(
+                f'obs="ram" draws no frames to stack: frame_stack must be 1, got {self.frame_stack}'
+            )
         if (
             self.seed_field is not None
             and self._field(self.seed_field, "seed_field").kind != "uint"
@@ -335,11 +366,19 @@ class GameSpec:
         return self.frame_skip if self.hold_frames is None else self.hold_frames
 
     @property
+    def observed_fields(self) -> tuple[str, ...]:
+        """The fields of the RAM observation: ``obs_fields`` beside a screen; with
+        ``obs="ram"``, ``ram_obs_fields`` (or ``obs_fields`` when that is empty)."""
+        if self.obs == "ram":
+            return self.ram_obs_fields or self.obs_fields
+        return self.obs_fields
+
+    @property
     def obs_addresses(self) -> tuple[int, ...]:
-        """The bytes of ``obs_fields``, in order: the RAM observation."""
+        """The bytes of :attr:`observed_fields`, in order: the RAM observation."""
         return tuple(
             a
-            for name in self.obs_fields
+            for name in self.observed_fields
             for a in range(
                 self.fields[name].address, self.fields[name].address + self.fields[name].size
             )

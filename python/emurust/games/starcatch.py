@@ -93,6 +93,10 @@ STARCATCH = GameSpec(
     seed_field="rng",
     frame_skip=4,
     obs="gray_half",
+    # What a policy that reads no screen needs (obs="ram", emurust train --policy ram): the
+    # basket, the six falling objects (type, x, y, spare byte each), the lives left and the
+    # stars caught (objects fall faster as they grow).
+    ram_obs_fields=("player_x", "objects", "lives", "caught"),
     description=(
         "The project's own catch-and-dodge game: +1 per star caught, -1 per life lost, "
         "3 lives; actions no-op, left, right."

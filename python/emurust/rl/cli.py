@@ -21,12 +21,22 @@ from typing import Any
 
 import numpy as np
 
-from emurust._core import InvalidArgumentError
+from emurust._core import InvalidArgumentError, available_cpus
 from emurust.games import GameSpec, get, names, register
 
 __all__ = ["learning_curve", "play", "play_main", "resolve_game", "train_main"]
 
 _TITLES = {"STARCATCH": "Starcatch", "2048": "2048", "TOBU": "TobuTobuGirl"}
+
+RL_EXTRA = "install the rl extra: pip install 'emurust[rl]'"
+
+
+def _without_torch(command: str, error: ModuleNotFoundError) -> int:
+    """``emurust train``/``play`` without torch: say what to install (exit status 2)."""
+    if error.name is None or error.name.split(".")[0] != "torch":
+        raise error
+    print(f"emurust {command} needs torch, which is not installed: {RL_EXTRA}", file=sys.stderr)
+    return 2
 
 
 def resolve_game(game: str) -> tuple[GameSpec, str | None]:
@@ -76,11 +86,11 @@ def play(
     import torch
 
     from emurust.envs import GameBoyEnv
-    from emurust.rl.ppo import load_agent
+    from emurust.rl.ppo import _split, load_agent, policy_spec
 
-    spec = get(game)
-    env = GameBoyEnv(spec, backend=backend, rom=rom, render_mode="rgb_array")
     agent = load_agent(checkpoint)[0] if checkpoint is not None else None
+    spec = policy_spec(get(game), agent.kind if agent is not None else "pixel")
+    env = GameBoyEnv(spec, backend=backend, rom=rom, render_mode="rgb_array")
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     frames = [env.render()]
@@ -89,10 +99,12 @@ def play(
         if agent is None:
             action = int(rng.integers(len(spec.actions)))
         else:
-            screen = obs["screen"] if isinstance(obs, dict) else obs
-            ram = torch.as_tensor(obs["ram"][None]) if isinstance(obs, dict) else None
-            with torch.no_grad():
-                act, _, _, _ = agent.act(torch.as_tensor(screen[None]), ram, greedy=greedy)
+            screen, ram = _split(obs, spec)
+            act = agent.observe(
+                None if screen is None else torch.as_tensor(screen[None]),
+                None if ram is None else torch.as_tensor(ram[None]),
+                greedy=greedy,
+            )
             action = int(act[0])
         obs, reward, term, trunc, _ = env.step(action)
         total += reward
@@ -143,14 +155,75 @@ def learning_curve(out: Path, random_return: float | None, trained_return: float
     return True
 
 
-def train_main(argv: Sequence[str] | None = None) -> int:
-    from emurust.rl.ppo import PPOConfig, evaluate, load_agent, train
+def _shares(shares: dict[str, float]) -> str:
+    names = {
+        "env": "emulators (recv/send)",
+        "inference": "policy inference",
+        "copies": "copies",
+        "update": "PPO update",
+        "other": "other",
+    }
+    return ", ".join(f"{names[k]} {100 * v:.0f}%" for k, v in shares.items())
 
-    defaults = PPOConfig()
+
+def add_config_arguments(p: argparse.ArgumentParser, skip: Sequence[str] = ()) -> None:
+    """One flag per :class:`~emurust.rl.config.PPOConfig` field (``--num-envs`` for
+    ``num_envs``, with the aliases and help of the field's metadata): the option names have
+    one source."""
+    from emurust.rl.config import PPOConfig
+
+    for f in dataclasses.fields(PPOConfig):
+        if f.name in skip:
+            continue
+        meta = f.metadata
+        flags = [f"--{f.name.replace('_', '-')}", *meta.get("aliases", ())]
+        default = f.default
+        kind = {"int": int, "float": float, "str": str, "bool": bool}[
+            str(f.type).split(" ")[0].replace("| None", "").strip()
+        ]
+        help = meta.get("help", "")
+        if kind is bool:
+            p.add_argument(
+                *flags,
+                dest=f.name,
+                action=argparse.BooleanOptionalAction,
+                default=default,
+                help=f"{help} (default: {'yes' if default else 'no'})",
+            )
+            continue
+        auto = meta.get("auto", False)
+        if auto and default is None:
+            help += " (default: auto)"
+        elif default is not None and "default" not in help:
+            help += f" (default: {default})"
+
+        def convert(text: str, kind: Any = kind, auto: bool = auto, name: str = flags[0]) -> Any:
+            if auto and text == "auto":
+                return None
+            try:
+                return kind(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(
+                    f"{name} takes {'auto or ' if auto else ''}a {kind.__name__}, not {text!r}"
+                ) from None
+
+        p.add_argument(
+            *flags,
+            dest=f.name,
+            type=convert,
+            default=default,
+            choices=meta.get("choices"),
+            metavar={int: "N", float: "X", str: None}[kind] if not meta.get("choices") else None,
+            help=help,
+        )
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="emurust train",
         description="Train PPO on a game; write logs, checkpoints, a learning curve, a GIF "
-        "and a summary.",
+        "and a summary. Every PPOConfig field is a flag (its name with - for _). Needs torch: "
+        f"{RL_EXTRA}.",
     )
     p.add_argument(
         "--game",
@@ -158,33 +231,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         help=f"bundled (Starcatch), a game name ({', '.join(names())}), a spec .py file or a "
         "ROM of a known game (default: bundled)",
     )
-    p.add_argument("--total-steps", type=int, default=defaults.total_timesteps, metavar="N")
-    p.add_argument("--num-envs", type=int, default=defaults.num_envs, metavar="N")
-    p.add_argument(
-        "--num-steps",
-        type=int,
-        default=defaults.num_steps,
-        metavar="N",
-        help="steps per env per rollout",
-    )
-    p.add_argument("--backend", choices=("emurust", "pyboy"), default="emurust")
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
-    p.add_argument("--seed", type=int, default=defaults.seed)
-    p.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="emulator threads (default: all cores; with --ray: per actor, default 1)",
-    )
-    p.add_argument(
-        "--torch-threads",
-        type=int,
-        default=None,
-        metavar="N",
-        help="torch threads for the PPO update (default: torch's; the policy acts on one "
-        "thread beside the emulators). 1 is fastest where other work shares the cores",
-    )
+    add_config_arguments(p, skip=("game",))
     p.add_argument(
         "--ray",
         nargs="?",
@@ -192,15 +239,15 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         default=None,
         metavar="ADDRESS",
         help="step the envs in Ray actors (pip install 'emurust[ray]'): join the cluster at "
-        "ADDRESS, or start a local one when none is given",
+        "ADDRESS, or start a local one when none is given (--vectorization ray "
+        "--ray-address ADDRESS)",
     )
-    p.add_argument("--actors", type=int, default=2, metavar="N", help="Ray actors (2)")
     p.add_argument(
         "--envs-per-actor",
         type=int,
         default=None,
         metavar="M",
-        help="envs per Ray actor (default: --num-envs / --actors)",
+        help="envs per Ray actor (default: --num-envs / --ray-actors)",
     )
     p.add_argument("--out", default="runs/train", help="output folder (runs/train)")
     p.add_argument(
@@ -219,6 +266,14 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
+    # torch is needed from here on (the parser above works without it).
+    from emurust.rl.config import PPOConfig
+
+    try:
+        from emurust.rl.ppo import evaluate, load_agent, train
+    except ModuleNotFoundError as e:
+        return _without_torch("train", e)
+
     try:
         spec, rom = resolve_game(args.game)
     except (ValueError, KeyError, FileNotFoundError) as e:
@@ -226,58 +281,53 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         return 2
     if rom is not None:
         spec = register(spec.replace(rom=rom), replace=True)
-    num_envs = args.num_envs
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(PPOConfig)}
+    values["game"] = spec.name
     if args.ray is not None:
+        values["vectorization"] = "ray"
+        values["ray_address"] = args.ray or None
+    if values["vectorization"] == "ray":
         if args.backend != "emurust":
             print("emurust train: --ray runs the emurust backend", file=sys.stderr)
             return 2
-        if args.actors < 1:
-            print(f"emurust train: --actors must be at least 1, got {args.actors}", file=sys.stderr)
+        actors = values["ray_actors"]
+        if actors < 1:
+            print(f"emurust train: --ray-actors must be at least 1, got {actors}", file=sys.stderr)
             return 2
         if args.envs_per_actor is not None:
-            num_envs = args.actors * args.envs_per_actor
-        if num_envs < args.actors or num_envs % args.actors:
-            print(
-                f"emurust train: --num-envs ({num_envs}) must be a multiple of --actors "
-                f"({args.actors})",
-                file=sys.stderr,
-            )
-            return 2
-    config = dataclasses.replace(
-        defaults,
-        game=spec.name,
-        total_timesteps=args.total_steps,
-        num_envs=num_envs,
-        num_steps=args.num_steps,
-        backend=args.backend,
-        device=args.device,
-        seed=args.seed,
-        learning_rate=args.learning_rate,
-        num_threads=args.threads,
-        torch_threads=args.torch_threads,
-        vectorization="ray" if args.ray is not None else defaults.vectorization,
-        ray_address=args.ray or None,
-        ray_actors=args.actors,
-    )
+            values["num_envs"] = actors * args.envs_per_actor
+    config = PPOConfig(**values).resolved()
+    num_envs = config.num_envs
+    assert num_envs is not None
+    if config.vectorization == "ray" and (
+        num_envs < config.ray_actors or num_envs % config.ray_actors
+    ):
+        print(
+            f"emurust train: --num-envs ({num_envs}) must be a multiple of --ray-actors "
+            f"({config.ray_actors})",
+            file=sys.stderr,
+        )
+        return 2
     out = Path(args.out)
     where = ""
-    if args.ray is not None:
-        cluster = args.ray or "a local cluster"
-        where = f" in {args.actors} Ray actors of {num_envs // args.actors} ({cluster})"
+    if config.vectorization == "ray":
+        cluster = config.ray_address or "a local cluster"
+        where = f" in {config.ray_actors} Ray actors of {num_envs // config.ray_actors} ({cluster})"
     print(
-        f"training PPO on {spec.name} ({config.backend}): {config.total_timesteps:,} steps, "
-        f"{config.num_envs} envs{where} -> {out}"
+        f"training PPO ({config.policy} policy) on {spec.name} ({config.backend}): "
+        f"{config.total_timesteps:,} steps, {num_envs} envs{where} -> {out}"
     )
     try:
         result = train(config, out, progress=not args.no_progress)
     except (ImportError, InvalidArgumentError, ValueError) as e:  # no Ray, too few CPUs...
         print(f"emurust train: {e}", file=sys.stderr)
         return 2
+    threads = result.threads
     print(
         f"trained {result.global_step:,} steps in {result.seconds:.0f} s "
-        f"({result.sps:,.0f} steps/s; {100 * result.env_seconds / result.seconds:.0f}% "
-        "of the time waiting for or handing work to the emulators, "
-        f"{100 * result.update_seconds / result.seconds:.0f}% in the PPO update)"
+        f"({result.sps:,.0f} steps/s). Where the time went: {_shares(result.shares)}. "
+        f"Threads: emulators {threads['emulator'] or 'auto'}, policy {threads['rollout']}, "
+        f"update {threads['update']} (of {available_cpus()} CPUs this process may use)"
     )
     agent, _ = load_agent(out / "agent.pt", args.device)
     n = args.eval_episodes
@@ -299,8 +349,9 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         f"# PPO on {spec.name}",
         "",
         f"- {result.global_step:,} env steps in {result.seconds:.0f} s of training "
-        f"({result.sps:,.0f} steps/s), backend {config.backend}, {config.num_envs} envs, "
-        f"seed {config.seed}",
+        f"({result.sps:,.0f} steps/s), {config.policy} policy, backend {config.backend}, "
+        f"{config.num_envs} envs, seed {config.seed}",
+        f"- where the time went: {_shares(result.shares)}",
         f"- evaluation on {n} seeded episodes: trained agent {trained.mean():.1f} "
         f"(std {trained.std():.1f}), random policy {random.mean():.1f} (std {random.std():.1f})",
     ]
@@ -322,7 +373,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
 
 def play_main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="emurust play", description="Play an episode with a trained agent (agent.pt)."
+        prog="emurust play",
+        description=f"Play an episode with a trained agent (agent.pt). Needs torch: {RL_EXTRA}.",
     )
     p.add_argument("checkpoint", help="agent.pt or a checkpoint from emurust train")
     p.add_argument("--game", default=None, help="default: the game the agent was trained on")
@@ -332,8 +384,10 @@ def play_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--backend", choices=("emurust", "pyboy"), default="emurust")
     p.add_argument("--greedy", action="store_true", help="the most likely action, not a sample")
     args = p.parse_args(argv)
-    from emurust.rl.ppo import load_agent
-
+    try:
+        from emurust.rl.ppo import load_agent
+    except ModuleNotFoundError as e:
+        return _without_torch("play", e)
     try:
         _, meta = load_agent(args.checkpoint)
         spec, rom = resolve_game(args.game or meta["game"])

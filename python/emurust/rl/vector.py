@@ -10,6 +10,10 @@
   (``ray_actors`` of ``num_envs / ray_actors`` envs each), one batch per actor (two halves
   with one actor), so that actors step while the policy runs.
 
+- ``vectorization="null"``: :class:`NullVectorEnv`, no emulator at all: observations of the
+  spec's shapes that never change, returned at once. What the trainer reaches with it is its
+  own ceiling on the machine (``bench/ppo.py --null-env``).
+
 All reset episodes the ``NEXT_STEP`` way and report episode statistics in the infos. Each
 ``recv`` returns the envs of one earlier ``send`` (``num_envs / batch_size`` batches), which
 is what the trainer relies on.
@@ -27,7 +31,7 @@ import numpy.typing as npt
 from emurust.envs import GameBoyEnv, GameBoyVectorEnv
 from emurust.games import GameSpec
 
-__all__ = ["AsyncHalves", "make_vector"]
+__all__ = ["AsyncHalves", "NullVectorEnv", "make_vector"]
 
 Ids = npt.NDArray[np.intp]
 
@@ -83,6 +87,69 @@ class AsyncHalves:
             env.close()
 
 
+class NullVectorEnv:
+    """The ``send``/``recv`` interface with no emulator behind it: ``num_envs`` envs in two
+    half batches whose observations (of ``spec``'s spaces, a fixed pseudo-random picture)
+    never change and come back at once, reward 0 except 1 every 16th step of an env, and
+    episodes truncated every ``episode_steps`` steps. The trainer's ceiling: everything it
+    does but the emulation."""
+
+    def __init__(self, spec: GameSpec, num_envs: int, episode_steps: int = 500) -> None:
+        probe = GameBoyEnv(spec)
+        self.single_observation_space = probe.observation_space
+        self.single_action_space = probe.action_space
+        probe.close()
+        self.num_envs = num_envs
+        self.batch_size = num_envs // 2
+        self.episode_steps = episode_steps
+        rng = np.random.default_rng(0)
+
+        def fill(space: Any) -> Any:
+            if isinstance(space, gymnasium.spaces.Dict):
+                return {k: fill(v) for k, v in space.spaces.items()}
+            shape = (self.batch_size, *space.shape)
+            return rng.integers(0, 256, shape, dtype=np.uint8)
+
+        self.obs = fill(self.single_observation_space)
+        self.steps = np.zeros(num_envs, dtype=np.int64)
+        self.returns = np.zeros(num_envs)
+        self.ids = [np.arange(self.batch_size), np.arange(self.batch_size, num_envs)]
+        self.queue: deque[Ids] = deque()
+
+    def async_reset(self, seed: int | None = None) -> None:
+        self.steps[:] = 0
+        self.returns[:] = 0
+        self.queue.extend(self.ids)
+
+    def send(self, actions: npt.ArrayLike, env_ids: Ids) -> None:
+        ids = np.asarray(env_ids)
+        if len(np.asarray(actions)) != len(ids):
+            raise ValueError("one action per env id")
+        self.queue.append(ids)
+
+    def recv(self) -> tuple[Any, ...]:
+        ids = self.queue.popleft()
+        self.steps[ids] += 1
+        n = len(ids)
+        reward = (self.steps[ids] % 16 == 0).astype(np.float32)
+        trunc = self.steps[ids] % self.episode_steps == 0
+        self.returns[ids] += reward
+        info: dict[str, Any] = {}
+        if trunc.any():
+            info = {
+                "episode": {"r": np.where(trunc, self.returns[ids], 0.0), "l": self.steps[ids]},
+                "_episode": trunc,
+            }
+            self.returns[ids[trunc]] = 0
+        obs = self.obs
+        if len(ids) != self.batch_size:
+            raise ValueError("NullVectorEnv steps whole halves: send the ids recv returned")
+        return obs, reward, np.zeros(n, dtype=bool), trunc, info, ids
+
+    def close(self) -> None:
+        self.queue.clear()
+
+
 def make_vector(
     spec: GameSpec,
     num_envs: int,
@@ -93,7 +160,7 @@ def make_vector(
     ray_address: str | None = None,
     ray_actors: int = 2,
 ) -> Any:
-    """The vector env of ``vectorization`` ("native", "async" or "ray") for ``spec``: a
+    """The vector env of ``vectorization`` ("native", "async", "ray" or "null") for ``spec``: a
     ``send``/``recv`` env with ``num_envs`` and ``batch_size`` attributes. With "ray",
     ``num_threads`` is each actor's (default 1) and ``ray_address`` the cluster (None: a
     local one)."""
@@ -131,4 +198,8 @@ def make_vector(
         )
     if vectorization == "async":
         return AsyncHalves(spec, num_envs, backend)
-    raise ValueError(f"vectorization must be 'native', 'async' or 'ray', not {vectorization!r}")
+    if vectorization == "null":
+        return NullVectorEnv(spec, num_envs)
+    raise ValueError(
+        f"vectorization must be 'native', 'async', 'ray' or 'null', not {vectorization!r}"
+    )

@@ -17,6 +17,7 @@ __all__ = ["add_verify_parser", "lockstep_main", "run_verify"]
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_NOTHING_VERIFIED = 3
 
 
 def add_verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,8 +31,9 @@ def add_verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "render independence. Level 2: joypad, timer, OAM DMA, MBC1/3/5, serial, LCD "
             "interactions. Level 3: seeded random-input rollouts in lockstep with PyBoy. "
             "Level 4: cross-backend policy transfer (PPO on Starcatch, TOST). "
-            "Exit status: 0 when every check passes (or is allowlisted/skipped), 1 when one "
-            "fails, 2 for bad usage."
+            "Exit status: 0 when the checks that ran pass (or are allowlisted) and at least "
+            "one ran, 1 when one fails, 2 for bad usage, 3 when nothing was verified (every "
+            "check skipped, e.g. level 4 without torch, or none selected): SKIP."
         ),
     )
     p.add_argument(
@@ -158,15 +160,28 @@ def run_verify(args: argparse.Namespace, argv: Sequence[str]) -> int:
         for rom in config.roms:
             if not Path(rom).is_file():
                 raise ValueError(f"ROM {rom} not found")
+        if args.report is not None:
+            # Made before the (long) run, so that a bad path is said at once.
+            try:
+                args.report.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ValueError(
+                    f"--report {args.report}: cannot make that directory "
+                    f"({exc.strerror or exc}{'; it is a file' if args.report.is_file() else ''})"
+                ) from None
         report = run(config)
     except (ValueError, RuntimeError) as exc:
         print(f"emurust verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print_summary(report)
     if args.report is not None:
-        json_path, md_path = write_report(report, args.report)
+        try:
+            json_path, md_path = write_report(report, args.report)
+        except OSError as exc:
+            print(f"emurust verify: cannot write the report: {exc}", file=sys.stderr)
+            return EXIT_USAGE
         print(f"wrote {json_path} and {md_path}")
-    return EXIT_OK if report.ok else EXIT_FAILED
+    return {"PASS": EXIT_OK, "FAIL": EXIT_FAILED}.get(report.verdict, EXIT_NOTHING_VERIFIED)
 
 
 def lockstep_main(argv: Sequence[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from emurust.verify.result import STATUSES, Result, Status
 __all__ = ["REPORT_SCHEMA", "Report", "print_summary", "render_markdown", "write_report"]
 
 REPORT_SCHEMA = (
-    "tool, emurust_version, pyboy_version, created, argv, levels, "
+    "tool, emurust_version, pyboy_version, created, argv, levels, verdict (PASS, FAIL, SKIP), "
     "summary{passed, failed, skipped, allowlisted, frames_compared}, "
     "results[{level, name, status, module, detail, rom, frames, divergence, counterexample}], "
     "allowlist[{name, masks, proof}]"
@@ -53,7 +53,18 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """No check failed (see :attr:`verdict`: it may still be that none ran)."""
         return self.count("fail") == 0
+
+    @property
+    def verdict(self) -> str:
+        """``FAIL`` when a check failed; ``SKIP`` when none failed and none passed (every
+        check skipped, or none selected): nothing was verified; else ``PASS``."""
+        if not self.ok:
+            return "FAIL"
+        if self.count("pass") + self.count("allowlisted") == 0:
+            return "SKIP"
+        return "PASS"
 
     def summary(self) -> dict[str, int]:
         return {
@@ -72,6 +83,7 @@ class Report:
             "created": self.created,
             "argv": list(self.argv),
             "levels": list(self.levels),
+            "verdict": self.verdict,
             "summary": self.summary(),
             "results": [r.to_dict() for r in self.results],
             "allowlist": list(self.allowlist),
@@ -124,7 +136,7 @@ def render_markdown(report: Report) -> str:
         f"- command: `{' '.join(['emurust', 'verify', *report.argv]).strip()}`",
         f"- levels: {', '.join(map(str, report.levels))}",
         "",
-        f"**{'PASS' if report.ok else 'FAIL'}**: {s['passed']} passed, {s['failed']} failed, "
+        f"**{report.verdict}**: {s['passed']} passed, {s['failed']} failed, "
         f"{s['skipped']} skipped, {s['allowlisted']} allowlisted; "
         f"{s['frames_compared']} frames compared with PyBoy in lockstep.",
         "",
@@ -205,7 +217,7 @@ def print_summary(report: Report, file: Any = None) -> None:
             print(f"  FAIL L{r.level} {r.name} [{r.module}]: {why[:200]}", file=out)
     s = report.summary()
     print(
-        f"{'PASS' if report.ok else 'FAIL'}: {s['passed']} passed, {s['failed']} failed, "
+        f"{report.verdict}: {s['passed']} passed, {s['failed']} failed, "
         f"{s['skipped']} skipped, {s['allowlisted']} allowlisted, "
         f"{s['frames_compared']} frames compared ({report.seconds:.1f} s)",
         file=out,

@@ -536,8 +536,8 @@ impl PyVecGameBoy {
             Arg::Given(t) if t.is_none() => None,
             Arg::Given(t) => Some(action_masks(py, &t.extract::<Vec<Vec<String>>>()?)?),
         };
-        // A `Snapshot` keeps its last drawn frame (the first observation
-        // shows it); state bytes hold no pixels.
+        // A `Snapshot` keeps its last drawn frame and state bytes their
+        // picture: the first observation shows it.
         let (initial_state, initial_snapshot) = match given(initial_state) {
             None => (None, None),
             Some(s) => match s.cast::<PySnapshot>() {
@@ -654,14 +654,8 @@ impl PyVecGameBoy {
             let n = shape[0];
             (shape, ram_shape, n)
         };
-        let mut obs_out = match obs {
-            None => None,
-            Some(o) => Some(out_array(o, "obs", &obs_shape)?),
-        };
-        let mut ram_out = match ram {
-            None => None,
-            Some(r) => Some(out_array(r, "ram", &ram_shape)?),
-        };
+        // Actions and the mask are copied before the output arrays are
+        // borrowed for writing: they may be views of the same memory.
         let active = match given(mask) {
             None => None,
             Some(m) => Some(mask_arg(&m, n)?),
@@ -670,6 +664,18 @@ impl PyVecGameBoy {
             let mut this = slf.try_borrow_mut()?;
             let state = this.state_mut()?;
             actions_arg(actions, n, &mut state.actions)?;
+        }
+        let mut obs_out = match obs {
+            None => None,
+            Some(o) => Some(out_array(o, "obs", &obs_shape)?),
+        };
+        let mut ram_out = match ram {
+            None => None,
+            Some(r) => Some(out_array(r, "ram", &ram_shape)?),
+        };
+        {
+            let mut this = slf.try_borrow_mut()?;
+            let state = this.state_mut()?;
             let obs_slice = match obs_out.as_mut() {
                 None => None,
                 Some(a) => Some(a.as_slice_mut()?),
@@ -801,7 +807,7 @@ impl PyVecGameBoy {
         self.read(|e| e.frame_stack())
     }
 
-    /// "gray", "rgb", "shades" or "gray_half".
+    /// "gray", "rgb", "shades", "gray_half" or "none".
     #[getter]
     fn obs_mode(&self) -> PyResult<&'static str> {
         self.read(|e| e.obs_mode().name())
