@@ -175,7 +175,7 @@ pub struct Ppu {
     scan_tall: bool,
     /// Set while this line's OAM scan saw the object size switched midway:
     /// bit k says object k was scanned as 8x16 (`switch_scan_size`).
-    scan_sizes: Option<u64>,
+    scan_sizes: ScanSizes,
     /// The fast renderer's line being drawn: shades, and BG colour indices
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
@@ -267,7 +267,7 @@ impl Ppu {
             line_keys: [0; HEIGHT],
             scan_gen: 0,
             scan_tall: false,
-            scan_sizes: None,
+            scan_sizes: ScanSizes::NONE,
             line_buf: [0; LINE_BUF],
             line_ci: [0; LINE_BUF],
             line_objs: [0; 10],
@@ -557,7 +557,7 @@ impl Ppu {
                     self.line_start = now.saturating_sub(LCD_ON_EARLY);
                     self.window_line = 0;
                     self.wy_triggered = false;
-                    self.scan_sizes = None;
+                    self.scan_sizes = ScanSizes::NONE;
                     self.fresh_on = true;
                     self.phase = Phase::ToTransfer;
                     self.next = self.line_start + MODE3_START_DOTS;
@@ -665,7 +665,7 @@ impl Stateful for Ppu {
         // The window's WY latch and the OAM scan's object sizes time mode 3.
         w.bool(self.wy_triggered);
         w.bool(self.wy_at_m3);
-        w.u64(self.scan_sizes.unwrap_or(u64::MAX));
+        w.u64(self.scan_sizes.get().unwrap_or(u64::MAX));
         w.end_section();
     }
 
@@ -717,8 +717,8 @@ impl Stateful for Ppu {
         self.wy_triggered = r.bool()?;
         self.wy_at_m3 = r.bool()?;
         self.scan_sizes = match r.u64()? {
-            u64::MAX => None,
-            m if m >> 40 == 0 => Some(m),
+            u64::MAX => ScanSizes::NONE,
+            m if m >> 40 == 0 => ScanSizes(m),
             m => {
                 return Err(Error::InvalidState(format!(
                     "corrupted state: PPU object sizes {m:#x} out of range"
@@ -842,6 +842,22 @@ impl Ppu {
         self.late_halt_irq = 0;
         self.stat_line = self.compute_stat_line();
         self.lines_valid = [0; 3];
+    }
+}
+
+/// The object heights the current line's OAM scan saw, as a mask (bit `i`:
+/// object `i` is 8x16), when LCDC.2 changed during the scan: an
+/// `Option<u64>` of 40-bit masks kept in 8 bytes (`u64::MAX` is none), so
+/// the PPU keeps its size with the line record's pointer beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ScanSizes(u64);
+
+impl ScanSizes {
+    pub(crate) const NONE: ScanSizes = ScanSizes(u64::MAX);
+
+    #[inline]
+    pub(crate) fn get(self) -> Option<u64> {
+        (self.0 != u64::MAX).then_some(self.0)
     }
 }
 

@@ -107,7 +107,7 @@ impl Ppu {
         // Writes logged only for the timing of a line not drawn.
         self.mid_writes.clear();
         // A scan with the object size switched midway matches no cache key.
-        self.scan_gen = if self.scan_sizes.is_some() {
+        self.scan_gen = if self.scan_sizes.get().is_some() {
             u64::MAX
         } else {
             self.content_gen
@@ -121,7 +121,7 @@ impl Ppu {
     /// LY, into `line_objs`.
     pub(super) fn scan_objects(&mut self) {
         let tall = self.lcdc & 0x04 != 0;
-        if self.scan_sizes.is_none() && self.objects_on_line(self.ly, tall) == 0 {
+        if self.scan_sizes.get().is_none() && self.objects_on_line(self.ly, tall) == 0 {
             self.line_obj_count = 0;
             return;
         }

@@ -337,7 +337,7 @@ impl Ppu {
     /// now, which it was for the whole scan unless `scan_sizes` says).
     #[inline]
     pub(super) fn scan_height(&self, i: usize, tall: bool) -> i32 {
-        let t = match self.scan_sizes {
+        let t = match self.scan_sizes.get() {
             Some(mask) => mask >> i & 1 != 0,
             None => tall,
         };
@@ -361,9 +361,10 @@ impl Ppu {
         let before = (1u64 << reached) - 1;
         let old = self
             .scan_sizes
+            .get()
             .unwrap_or(if self.lcdc & 0x04 != 0 { ALL } else { 0 });
         let new = if tall_now { ALL & !before } else { 0 };
-        self.scan_sizes = Some(old & before | new);
+        self.scan_sizes = ScanSizes(old & before | new);
     }
 
     /// Length of mode 3 on the current line, in dots: 172 plus the SCX fine
@@ -383,7 +384,7 @@ impl Ppu {
         let mut dots = MODE3_BASE_DOTS + fine;
         let tall = self.lcdc & 0x04 != 0;
         if self.lcdc & 0x02 != 0
-            && (self.scan_sizes.is_some() || self.objects_on_line(self.ly, tall) != 0)
+            && (self.scan_sizes.get().is_some() || self.objects_on_line(self.ly, tall) != 0)
         {
             dots += self.object_dots(fine, tall);
         }
@@ -586,7 +587,7 @@ impl Ppu {
         if last <= c {
             return 0;
         }
-        self.scan_sizes = None;
+        self.scan_sizes = ScanSizes::NONE;
         if self.rendering {
             // Nothing can change the skipped lines' pixels (every write that
             // could catches the PPU up first), so draw them whole now.
@@ -676,7 +677,7 @@ impl Ppu {
             }
             Phase::ToNextLine => {
                 self.flush_line();
-                self.scan_sizes = None;
+                self.scan_sizes = ScanSizes::NONE;
                 // The next line starts exactly when this transition is due.
                 self.line_start = self.next;
                 self.line = if self.line == 153 { 0 } else { self.line + 1 };
