@@ -276,7 +276,7 @@ SHARED = {
 def test_runner_on_shared_roms(shared_roms: Path, tmp_path: Path) -> None:
     present = [rel for rel in SHARED if (shared_roms / rel).is_file()]
     if not present:
-        pytest.skip("none of the shared ROMs used here are present")
+        pytest.skip(f"none of the shared ROMs used here are in {shared_roms}")
     out = tmp_path / "results.json"
     argv = ["--roms", str(shared_roms), "--json", str(out)]
     for rel in present:
@@ -351,7 +351,7 @@ def test_gambatte_rule_on_a_shared_rom(shared_roms: Path) -> None:
         None,
     )
     if rel is None:
-        pytest.skip("gambatte-hwtests not present")
+        pytest.skip(f"{shared_roms / 'gambatte-hwtests'} not present")
     spec = conf.RomSpec("gambatte", rel, "gambatte", conf.GAMBATTE_FRAMES)
     verdict = conf.run_one(lambda: conf.emurust_probe(shared_roms / rel), spec)
     assert verdict.status == "pass", (rel, verdict)

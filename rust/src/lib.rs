@@ -27,3 +27,5 @@ pub use joypad::Button;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(test)]
+mod test_roms;
