@@ -588,10 +588,32 @@ def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
     plain = lockstep.run_lockstep(path, frames=120, seed=0)
     assert plain.stopped is not None
     result = lockstep.run_lockstep(path, frames=120, seed=0, resync=True)
+    assert_every_divergence_proven(result)
     proven = [r for r in result.resyncs if r.kind == "pyboy-deviation"]
     assert proven, result.summary()
     assert proven[0].name == WINDOW
     assert result.frames_compared > plain.frames_compared + 100
+
+
+def assert_every_divergence_proven(result: lockstep.LockstepResult) -> None:
+    """A resynchronizing run passes only if every divergence in it was proven to be PyBoy's
+    (no unexplained failure); frames compared alone say nothing about that."""
+    assert not result.failures, result.summary()
+    assert result.divergence is None, result.summary()
+    assert all(r.kind == "pyboy-deviation" for r in result.resyncs), result.summary()
+
+
+def test_resync_check_fails_on_an_unexplained_failure() -> None:
+    """The check above on a resynchronizing run with one planted failure (the injected ADC
+    fault): the run goes on to the end and compares almost every frame, and the check fails."""
+    data, _, _ = rom()
+    frames = fault_frame(data) + 10
+    result = lockstep.run_lockstep(
+        data, frames=frames, fault="adc_half_carry", inputs={}, resync=True
+    )
+    assert result.frames_compared == frames - 1
+    with pytest.raises(AssertionError, match="diverged at frame"):
+        assert_every_divergence_proven(result)
 
 
 VBLANK = "pyboy-vblank-ly-late-terminal"
