@@ -1229,3 +1229,11 @@ def test_boot_logo_wobble_with_pyboys_boot_rom(shared_roms: Path) -> None:
     assert divergence.frame == 24, control.summary()
     assert set(divergence.counts) == {"screen"}
     assert {int(d["addr"]) // 160 for d in divergence.diffs} <= set(range(64, 88))
+
+
+def test_plant_is_checked() -> None:
+    """``plant`` takes frame -> {address: byte}; anything else is refused before a run."""
+    data, _, _ = rom()
+    for bad in ({0: {0x10000: 1}}, {0: {0xC000: 256}}, {-1: {0xC000: 1}}):
+        with pytest.raises(ValueError, match="bad plant"):
+            lockstep.run_lockstep(data, frames=1, inputs={}, plant=bad)
