@@ -211,8 +211,9 @@ def _first_frame_after_lcd_enable_rule(point: Point, diffs: list[Diff]) -> list[
     screen = [d for d in diffs if d["region"] == "screen"]
     if not screen or not point.after_lcd_enable:
         return []
-    # PyBoy shows the frame in which the LCD was switched on filled with BG colour 0.
-    if (point.pyboy_screen == (point.bgp & 3)).all():
+    # PyBoy shows the frame in which the LCD was switched on filled with BG colour 0; emurust
+    # must show it blank (all shade 0), as a DMG does: anything else is not this difference.
+    if (point.pyboy_screen == (point.bgp & 3)).all() and not point.emurust_screen.any():
         return screen
     return []
 
@@ -1210,10 +1211,36 @@ def _read_lag_irq_proof(
     return None
 
 
+def _bg_row(state: LineState, row: int, scx: int) -> list[int | None]:
+    """Row ``row`` of the background drawn from ``state`` with SCX = ``scx`` (shades; None
+    where :func:`_bg_colour` is None)."""
+    st = replace(state, scx=scx)
+    out: list[int | None] = []
+    for x in range(160):
+        bg = _bg_colour(st, row, x)
+        out.append(None if bg is None else _shade(st.bgp, bg))
+    return out
+
+
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
-    if not point.boot_rom_mapped:
+    if not point.boot_rom_mapped or point.line_state is None:
         return []
-    return [d for d in diffs if d["region"] == "screen" and 64 * 160 <= int(d["addr"]) < 88 * 160]
+    by_row: dict[int, list[Diff]] = {}
+    for d in diffs:
+        if d["region"] == "screen":
+            by_row.setdefault(int(d["addr"]) // 160, []).append(d)
+    masked: list[Diff] = []
+    for row, row_diffs in sorted(by_row.items()):
+        if row >= 143:
+            continue
+        now, after = point.line_state(row), point.line_state(row + 1)
+        if now is None or after is None or now.scx == after.scx:
+            continue
+        ours = point.emurust_screen.reshape(144, 160)[row].tolist()
+        theirs = point.pyboy_screen.reshape(144, 160)[row].tolist()
+        if ours == _bg_row(now, row, now.scx) and theirs == _bg_row(now, row, after.scx):
+            masked += row_diffs
+    return masked
 
 
 DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
@@ -1333,13 +1360,16 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         name="pyboy-lcd-enable-frame",
         masks=(
             "the screen of the PyBoy frame that follows a frame cut short by an LCD enable, "
-            "when PyBoy shows it as one flat BG colour 0 (through BGP)"
+            "when PyBoy shows it as one flat BG colour 0 (through BGP) and emurust shows it "
+            "blank (every pixel shade 0)"
         ),
         evidence=(
             "Pan Docs (LCDC.7: the screen stays blank during the first frame after the LCD "
-            "is switched on). PyBoy ends a frame at every LCD enable, so its frame grid is "
-            "shifted against emurust's (frames end at VBlank start) from there on, and the "
-            "paired PyBoy frame is that blank first frame: a pairing difference, not a proven "
+            "is switched on; a blank DMG LCD is white, shade 0). PyBoy ends a frame at every "
+            "LCD enable, so its frame grid is shifted against emurust's (frames end at VBlank "
+            "start) from there on, and the paired PyBoy frame is that blank first frame, which "
+            "PyBoy fills with BG colour 0 through BGP: black in Pandora's Blocks (BGP colour 0 "
+            "= shade 3, seed 0, frame 46). A pairing and blank-colour difference, not a proven "
             "emulation error (PyBoy 2.8.1 passes Mooneye acceptance/ppu/lcdon_timing-GS)"
         ),
         rule=_first_frame_after_lcd_enable_rule,
@@ -1347,14 +1377,23 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
     AllowlistEntry(
         name="boot-logo-scx-wobble",
         masks=(
-            "screen rows 64-87 while the boot ROM is mapped (the scrolling logo): the boot "
-            "ROM writes SCX mid-line and the two emulators latch it at different dots"
+            "while the boot ROM is mapped (only with boot_rom=pyboy_boot_rom(): the default "
+            "boot ROM draws no logo), the differing pixels of a screen row whose SCX changes "
+            "before the next row, when emurust's whole row is the background drawn from VRAM "
+            "with the SCX in force at the start of the row's mode 3 and PyBoy's whole row the "
+            "same background drawn with the next row's SCX (both recomputed from emurust's "
+            "VRAM and registers, re-run from the last matching point to each row's mode 3)"
         ),
         evidence=(
-            "PyBoy samples SCX once per line at the end of mode 3 (mealybug-tearoom-tests "
-            "m3_scx_low_3_bits / m3_scx_high_5_bits, which PyBoy fails; emurust fails them "
-            "too: its mid-line SCX handling is a known approximation, ignored in "
-            "tests/ppu_screens.rs)"
+            "The scrolling logo of PyBoy's boot ROM writes SCX once a line, after polling LY. "
+            "PyBoy samples SCX once per line at the end of mode 3, where a DMG's fetcher reads "
+            "it tile by tile: mealybug-tearoom-tests m3_scx_low_3_bits and m3_scx_high_5_bits "
+            "(DMG screenshots), which emurust passes (tests/ppu_screens.rs) and PyBoy fails. "
+            "PyBoy also leaves the LY-polling loop at other cycles (it reads LY = 153 for all "
+            "of line 153: pyboy-line-153-ly-boot-loop) and its PPU runs 4 T-cycles late after "
+            "the boot ROM's LCD enable (pyboy-lcd-enable-4-cycles-terminal), so the next "
+            "line's write lands before PyBoy's sample and after emurust's fetches. Seen on "
+            "rows 67-82 from frame 24 (2048 with PyBoy's boot ROM, no input)"
         ),
         rule=_boot_logo_rule,
     ),
