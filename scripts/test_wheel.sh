@@ -85,18 +85,22 @@ from packaging.utils import canonicalize_name
 
 links, fresh = Path(sys.argv[1]), Path(sys.argv[2])
 links.mkdir()
+# Every distribution that installing torch installs: requirements whose markers hold, with
+# the extras asked for (torch asks for some of its CUDA libraries as extras of another).
 seen: dict[str, metadata.Distribution] = {}
-todo = ["torch"]
+done: set[tuple[str, str]] = set()
+todo: list[tuple[str, str]] = [("torch", "")]
 while todo:
-    name = canonicalize_name(todo.pop())
-    if name in seen:
+    name, extra = todo.pop()
+    name = canonicalize_name(name)
+    if (name, extra) in done:
         continue
-    dist = metadata.distribution(name)
-    seen[name] = dist
+    done.add((name, extra))
+    dist = seen.setdefault(name, metadata.distribution(name))
     for spec in dist.requires or []:
         req = Requirement(spec)
-        if req.marker is None or req.marker.evaluate({"extra": ""}):
-            todo.append(req.name)
+        if req.marker is None or req.marker.evaluate({"extra": extra}):
+            todo += [(req.name, "")] + [(req.name, e) for e in req.extras]
 assert "emurust" not in seen, "emurust in torch's closure"
 for dist in seen.values():
     site = Path(str(dist.locate_file("")))
