@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole check: environment, Rust format/lint/tests, Python lint/types/tests.
+# The whole check: environment, Rust format/lint/tests, Python lint/types/tests, the release
+# wheel in a fresh venv.
 # Every step runs even when an earlier one failed; the script exits non-zero if any did.
 # Usage: bash scripts/test.sh
 # The ROM suites read the test ROMs from $EMURUST_ROMS (default ../shared/roms). Without them
@@ -59,6 +60,8 @@ step() {
 step "cargo fmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --all-targets -- -D warnings
 step "clippy (python feature)" cargo clippy --features python --all-targets -- -D warnings
+# The development build's bindings: python plus the native test aids.
+step "clippy (testing feature)" cargo clippy --features testing --all-targets -- -D warnings
 # --no-fail-fast: a failing unit test must not hide the conformance suites' results.
 step "cargo test" cargo test --no-fail-fast
 if [[ -s "$EMURUST_SKIP_LOG" ]]; then
@@ -75,6 +78,9 @@ step "stubtest" python -m mypy.stubtest emurust._core
 # without them. If it cannot be installed, the test against it is skipped (with the reason).
 bash bench/install_pufferlib.sh >/dev/null 2>&1 || echo "[test] note: PufferLib not installed"
 step "pytest" python -m pytest -q tests
+# The release wheel (sdist, then the abi3 manylinux2014 wheel from it) installed into a fresh
+# venv without cargo, running the README's quick starts and a short `emurust train`.
+step "release wheel" bash scripts/test_wheel.sh
 
 printf '\n==== summary\n'
 for s in "${passed[@]}"; do echo "ok      $s"; done

@@ -75,6 +75,10 @@ with sound emulation off) and DMA's write-only source register."""
 
 REGISTERS = ("a", "f", "b", "c", "d", "e", "h", "l", "sp", "pc")
 
+#: Whether this build has the native test aids that the replay proofs use (see
+#: :func:`_require_test_aids`).
+_HAS_TEST_AIDS = hasattr(GameBoy, "_test_shift_ppu")
+
 
 @dataclass
 class Point:
@@ -626,6 +630,20 @@ def _plain_line(gb: GameBoy) -> bool:
     return not any(0 <= ly - (oam[4 * n] - 16) < height for n in range(40))
 
 
+def _require_test_aids() -> None:
+    """The replay proofs edit a machine's PPU and timer through the native test aids
+    (``GameBoy._test_shift_ppu``, ``_test_shift_timer``, ``_test_set_wy_latch``), which only
+    a build with the cargo feature ``testing`` has: scripts/setup_env.sh's development build,
+    not the release wheel. Without them a proof could not tell a PyBoy deviation from a
+    divergence, so it refuses to run instead of reporting one."""
+    if not _HAS_TEST_AIDS:
+        raise RuntimeError(
+            "this lockstep proof replays emurust with its PPU or timer shifted, through the "
+            "native test aids of the cargo feature `testing`, which this build of emurust (the "
+            "release wheel) leaves out: run it from a development build (scripts/setup_env.sh)"
+        )
+
+
 @dataclass
 class _Replay:
     """What :func:`_late_line_replay` did."""
@@ -659,6 +677,7 @@ def _late_line_replay(
     has no instruction boundary at ``target`` or its state cannot be edited.
     ``vblank_lag`` delays the starts of lines 144-153 (LY changes to 144..153) that many
     T-cycles more, as PyBoy's LY advances with its mode-1 transition there."""
+    _require_test_aids()
     delayed: list[int] = []
     changed: list[int] = []
     forced = 0
@@ -800,6 +819,7 @@ def _first_vblank_early_replay(gb: GameBoy, target: int) -> tuple[GameBoy, int] 
     from which the timing was moved; None if no such line 144 start comes before
     ``target``, if the LCD goes off after it, if the machine has no instruction boundary at
     ``target`` or its state cannot be edited."""
+    _require_test_aids()
     fresh = False  # the LCD was switched on during the run; line 144 has not started since
     moved: int | None = None
     in_vblank = False  # the moved line 144 has started (STAT mode 1)
@@ -1010,6 +1030,7 @@ def _read_lag_replay(
     when the LCD is off at any step (a switch-on restarts the PPU: the first frame after
     it is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the
     machine has no instruction boundary at ``target``."""
+    _require_test_aids()
     if not gb.memory[0xFF40] & 0x80:
         return None
     if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
@@ -1150,6 +1171,7 @@ def _read_lag_irq_replay(
     ``irq_lead`` T-cycles late again (a dispatch reads no I/O register: only the request's
     time differs). Returns the machine and the number of dispatches so moved; None when
     the two steps end at different clocks otherwise, or as :func:`_read_lag_replay`."""
+    _require_test_aids()
     if not gb.memory[0xFF40] & 0x80:
         return None
     if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
@@ -1715,6 +1737,7 @@ def _read_lag_lcd_off_replay(
     some step, when the LCD is switched on on the way (the first frame after a switch-on
     is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the machine
     has no instruction boundary at ``target``."""
+    _require_test_aids()
     on = bool(gb.memory[0xFF40] & 0x80)
     if on and not gb._test_shift_ppu(read_lag, gb.cycles):
         return None
