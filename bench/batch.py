@@ -3,9 +3,7 @@
 For each core count k (1..the CPUs this process may use) the whole process tree is pinned to
 k CPUs and each contender steps environments for `--seconds`:
 
-* emurust: one `VecGameBoy(num_envs=--num-envs, num_threads=k)`, measured in `--repeat`
-  rounds that alternate the core counts, the median per count kept (a noisy moment then
-  cannot land on one count only and fake the per-core gain);
+* emurust: one `VecGameBoy(num_envs=--num-envs, num_threads=k)`;
 * PyBoy behind gymnasium `AsyncVectorEnv`: k worker processes, one env each;
 * PyBoy behind PufferLib `pufferlib.vector.Multiprocessing`: k workers,
   `--puffer-envs-per-worker` envs each (skipped, with the reason, when PufferLib cannot be
@@ -13,10 +11,18 @@ k CPUs and each contender steps environments for `--seconds`:
 * "PyBoy ideal": k x the steps/s of one PyBoy env stepped in this process on one core, the
   most any PyBoy vectorisation could reach on k cores.
 
+Every contender is measured in each of `--repeat` rounds, the rounds alternating contenders
+and core counts (emurust, PyBoy AsyncVectorEnv, PyBoy PufferLib on 1 core, then on 2, ...),
+and the median of the rounds is kept for every contender alike: a noisy moment then cannot
+land on one contender or one count only. `--pyboy-workers` adds PyBoy worker counts beyond
+the cores (more processes than cores; e.g. 48,64 on 16 cores), timed on all the allowed CPUs.
+
 Every step has the same meaning everywhere (bench/pyboy_env.py): the action (an index into
 the VecGameBoy default table, drawn from a seeded RNG, different per env) is held 8 frames,
 24 frames are run, only the last is rendered, and the grey screen plus 8 RAM bytes are
-observed. All environments start from the state after 120 frames.
+observed. All environments of all contenders start from one state: PyBoy's after its boot ROM
+and 120 frames, loaded into emurust (`compare_pyboy.common_start`, which checks that both then
+stand at the same clock with the same registers and memory).
 
 Then, per ROM: memory per env (VecGameBoy.bytes_per_env, and the resident-memory growth per
 env in a fresh child process, for VecGameBoy and for PyBoy), save-state size and the cost of
@@ -61,12 +67,13 @@ from compare_pyboy import (  # noqa: E402 - after the sys.path line, for `python
     _rss_kib,
     _table,
     available_roms,
+    common_start,
     new_pyboy,
 )
 
 FRAME_SKIP = 24
 HOLD_FRAMES = 8
-WARMUP_FRAMES = 120  # frames run before the initial state (PyBoy: past its boot ROM)
+WARMUP_FRAMES = 120  # frames PyBoy runs after its boot ROM before the common initial state
 SEED = 1234
 # Every contender goes back to its initial state every EPISODE_STEPS steps, so that all of
 # them emulate the same stretch of each game (frames WARMUP_FRAMES .. +EPISODE_STEPS x 24)
@@ -97,14 +104,10 @@ def _pinned(cpus: Sequence[int]) -> Iterator[None]:
         os.sched_setaffinity(0, before)
 
 
-def _initial_state(path: Path) -> bytes:
-    import emurust
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", emurust.EmuRustWarning)
-        gb = emurust.GameBoy(path)
-    gb.tick(WARMUP_FRAMES, render=False)
-    return gb.save_state()
+def _initial_states(path: Path) -> dict[str, Any]:
+    """The common start (``compare_pyboy.common_start``): ``emurust`` and ``pyboy`` states
+    of the same machine, after PyBoy's boot ROM and ``WARMUP_FRAMES`` frames."""
+    return common_start(path, WARMUP_FRAMES)
 
 
 def _actions(num_envs: int, count: int = 64) -> np.ndarray:
@@ -167,10 +170,17 @@ def bench_vec(path: Path, state: bytes, num_envs: int, threads: int, seconds: fl
     return _run_for(step, _actions(num_envs), seconds)
 
 
-def bench_pyboy_serial(path: Path, seconds: float) -> float:
+def bench_pyboy_serial(path: Path, state: bytes, seconds: float) -> float:
     from pyboy_env import PyBoyEnv
 
-    env = PyBoyEnv(str(path), FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES, EPISODE_STEPS)
+    env = PyBoyEnv(
+        str(path),
+        FRAME_SKIP,
+        HOLD_FRAMES,
+        RAM_ADDRESSES,
+        episode_steps=EPISODE_STEPS,
+        initial_state=state,
+    )
     try:
         env.reset(seed=0)
         return _run_for(lambda a: env.step(int(a[0])), _actions(1), seconds)
@@ -178,12 +188,18 @@ def bench_pyboy_serial(path: Path, seconds: float) -> float:
         env.close()
 
 
-def bench_async(path: Path, workers: int, seconds: float) -> float:
+def bench_async(path: Path, state: bytes, workers: int, seconds: float) -> float:
     from gymnasium.vector import AsyncVectorEnv
     from pyboy_env import PyBoyEnv
 
     make = functools.partial(
-        PyBoyEnv, str(path), FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES, EPISODE_STEPS
+        PyBoyEnv,
+        str(path),
+        FRAME_SKIP,
+        HOLD_FRAMES,
+        RAM_ADDRESSES,
+        episode_steps=EPISODE_STEPS,
+        initial_state=state,
     )
     envs = AsyncVectorEnv([make] * workers, shared_memory=True, context="fork")
     try:
@@ -209,7 +225,7 @@ def pufferlib_available() -> str | None:
     return None
 
 
-def _puffer_env(path: str, buf: Any = None, seed: int | None = None) -> Any:
+def _puffer_env(path: str, state: bytes, buf: Any = None, seed: int | None = None) -> Any:
     import pufferlib.emulation
     from pyboy_env import PyBoyEnv
 
@@ -220,19 +236,19 @@ def _puffer_env(path: str, buf: Any = None, seed: int | None = None) -> Any:
             "frame_skip": FRAME_SKIP,
             "hold_frames": HOLD_FRAMES,
             "ram_addresses": RAM_ADDRESSES,
-            "warmup": WARMUP_FRAMES,
             "episode_steps": EPISODE_STEPS,
+            "initial_state": state,
         },
     )
 
 
-def bench_puffer(path: Path, workers: int, per_worker: int, seconds: float) -> float:
+def bench_puffer(path: Path, state: bytes, workers: int, per_worker: int, seconds: float) -> float:
     import pufferlib.vector
 
     num_envs = workers * per_worker
     envs = pufferlib.vector.make(
         _puffer_env,
-        env_kwargs={"path": str(path)},
+        env_kwargs={"path": str(path), "state": state},
         backend=pufferlib.vector.Multiprocessing,
         num_envs=num_envs,
         num_workers=workers,
@@ -254,7 +270,7 @@ def _mem_child(kind: str, rom: str) -> None:
     if kind == "vec":
         import emurust
 
-        state = _initial_state(Path(rom))
+        state = _initial_states(Path(rom))["emurust"]
         data = Path(rom).read_bytes()
 
         def make(n: int) -> Any:
@@ -277,8 +293,10 @@ def _mem_child(kind: str, rom: str) -> None:
     else:
         from pyboy_env import PyBoyEnv
 
+        pb_state = _initial_states(Path(rom))["pyboy"]
+
         def make_pb() -> Any:
-            env = PyBoyEnv(rom, FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, WARMUP_FRAMES)
+            env = PyBoyEnv(rom, FRAME_SKIP, HOLD_FRAMES, RAM_ADDRESSES, initial_state=pb_state)
             env.reset()
             env.step(0)
             return env
@@ -313,7 +331,7 @@ def _per_call_us(call: Callable[[], object], calls: int = 200, batches: int = 15
     return statistics.median(samples) * 1e6
 
 
-def bench_memory(path: Path, state: bytes, with_vec: bool) -> dict[str, Any]:
+def bench_memory(path: Path, states: dict[str, Any], with_vec: bool) -> dict[str, Any]:
     from pyboy_env import pyboy_state
 
     out: dict[str, Any] = {}
@@ -321,7 +339,11 @@ def bench_memory(path: Path, state: bytes, with_vec: bool) -> dict[str, Any]:
         import emurust
 
         vec = emurust.VecGameBoy(
-            path, 4, num_threads=1, ram_addresses=list(RAM_ADDRESSES), initial_state=state
+            path,
+            4,
+            num_threads=1,
+            ram_addresses=list(RAM_ADDRESSES),
+            initial_state=states["emurust"],
         )
         vec.reset()
         for row in _actions(4, 8):
@@ -339,7 +361,7 @@ def bench_memory(path: Path, state: bytes, with_vec: bool) -> dict[str, Any]:
         }
     pb = new_pyboy(path)
     try:
-        pb.tick(WARMUP_FRAMES, False, False)
+        pb.load_state(io.BytesIO(states["pyboy"]))
         pb_saved = pyboy_state(pb)
         out["pyboy"] = {
             "rss_per_env": _rss_per_env("pyboy", path),
@@ -366,46 +388,64 @@ def bench_rom(
     skipped: dict[str, str],
     with_vec: bool,
 ) -> dict[str, Any]:
-    """All contenders on one ROM for each core count in ``ks``, then the memory section."""
-    state = _initial_state(path)
-    sps: dict[str, dict[int, float]] = {}
+    """All contenders on one ROM for each core count in ``ks`` (and PyBoy for each worker
+    count in ``args.pyboy_workers`` beyond them, on all of ``cpus``), in ``args.repeat``
+    alternating rounds, the median of the rounds kept for each; then the memory section."""
+    states = _initial_states(path)
+    state, pb_state = states["emurust"], states["pyboy"]
+    samples: dict[str, dict[int, list[float]]] = {}
     errors: dict[str, str] = {}
 
-    def measure(key: str, k: int, run: Callable[[], float]) -> None:
+    def measure(key: str, k: int, run: Callable[[], float], cores: int | None = None) -> None:
         if key in skipped or key.split("_")[0] in skipped:
             return
         try:
-            with _pinned(cpus[:k]):
-                sps.setdefault(key, {})[k] = run()
+            with _pinned(cpus[: k if cores is None else cores]):
+                samples.setdefault(key, {}).setdefault(k, []).append(run())
         except Exception as e:  # one failing contender must not sink the others
             errors[f"{key}@{k}"] = f"{type(e).__name__}: {e}"
             print(f"  {key} on {k} cores failed: {errors[f'{key}@{k}']}")
             traceback.print_exc(file=sys.stderr)
 
     seconds = args.seconds
-    measure("pyboy_serial", 1, functools.partial(bench_pyboy_serial, path, seconds))
-    serial = sps.get("pyboy_serial", {}).get(1)
-    # emurust: `--repeat` rounds over all core counts, alternating, and the
-    # median per count, so that a noisy moment does not land on one count
-    # only (the per-core gain compares two of them).
-    samples: dict[int, list[float]] = {}
+    per_worker = args.puffer_envs_per_worker
+    extra = [w for w in args.pyboy_workers if w not in ks]
+    # Rounds alternate every contender and core count, and every contender gets the median of
+    # its rounds, so that drift and noise hit all alike (a noisy moment cannot land on one
+    # contender, or on one core count only and fake the per-core gain).
     for _ in range(args.repeat):
+        measure("pyboy_serial", 1, functools.partial(bench_pyboy_serial, path, pb_state, seconds))
         for k in ks:
             run = functools.partial(bench_vec, path, state, args.num_envs, k, seconds)
             measure("emurust", k, run)
-            if k in sps.get("emurust", {}):
-                samples.setdefault(k, []).append(sps["emurust"].pop(k))
-    if samples:
-        sps["emurust"] = {k: statistics.median(v) for k, v in samples.items()}
-    for k in ks:
-        measure("pyboy_async", k, functools.partial(bench_async, path, k, seconds))
-        per_worker = args.puffer_envs_per_worker
-        measure("pyboy_puffer", k, functools.partial(bench_puffer, path, k, per_worker, seconds))
-        if serial:
-            sps.setdefault("pyboy_ideal", {})[k] = k * serial
+            measure("pyboy_async", k, functools.partial(bench_async, path, pb_state, k, seconds))
+            puffer = functools.partial(bench_puffer, path, pb_state, k, per_worker, seconds)
+            measure("pyboy_puffer", k, puffer)
+        for w in extra:  # more PyBoy worker processes than cores, on every allowed CPU
+            run = functools.partial(bench_async, path, pb_state, w, seconds)
+            measure("pyboy_async", w, run, cores=len(cpus))
+            puffer = functools.partial(bench_puffer, path, pb_state, w, per_worker, seconds)
+            measure("pyboy_puffer", w, puffer, cores=len(cpus))
+    sps: dict[str, dict[int, float]] = {
+        key: {k: statistics.median(v) for k, v in by_k.items()} for key, by_k in samples.items()
+    }
+    serial = sps.get("pyboy_serial", {}).get(1)
+    if serial:
+        sps["pyboy_ideal"] = {k: k * serial for k in ks}
     r: dict[str, Any] = {"rom": label, "path": str(path), "steps_per_s": sps}
-    r["emurust_samples"] = samples
-    r["scaling"] = {key: _scaling(v) for key, v in sps.items() if key != "pyboy_ideal"}
+    r["start"] = {k: states[k] for k in ("boot_frames", "cycles", "check")}
+    r["samples"] = samples
+    r["scaling"] = {
+        key: _scaling({k: v[k] for k in v if k in ks})
+        for key, v in sps.items()
+        if key != "pyboy_ideal"
+    }
+    # PyBoy at its best: the worker count with the highest rate, for each PyBoy contender.
+    r["pyboy_best"] = {
+        key: max(v.items(), key=lambda kv: kv[1])
+        for key, v in sps.items()
+        if key in ("pyboy_async", "pyboy_puffer") and v
+    }
     ours = sps.get("emurust", {})
     r["ratio"] = {
         other: {k: ours[k] / v[k] for k in v if k in ours and v[k]}
@@ -416,7 +456,7 @@ def bench_rom(
         r["errors"] = errors
     if not args.no_memory:
         print(f"  memory/state {label} ...", file=sys.stderr, flush=True)
-        r["memory"] = bench_memory(path, state, with_vec=with_vec)
+        r["memory"] = bench_memory(path, states, with_vec=with_vec)
     return r
 
 
@@ -505,7 +545,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--puffer-envs-per-worker", type=int, default=2, help="(2)")
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per point (3)")
     p.add_argument(
-        "--repeat", type=int, default=3, help="emurust rounds over the core counts; median (3)"
+        "--repeat",
+        type=int,
+        default=3,
+        help="alternating rounds over all contenders and core counts; median of each (3)",
+    )
+    p.add_argument(
+        "--pyboy-workers",
+        default="",
+        help="PyBoy worker counts beyond the core counts, e.g. 48,64 (timed on all allowed CPUs)",
     )
     p.add_argument("--quick", action="store_true", help="2048 only, 1.5 s per point")
     p.add_argument("--no-pyboy", action="store_true", help="emurust only")
@@ -517,6 +565,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mem_child:
         _mem_child(args.mem_child[0], args.mem_child[1])
         return 0
+    args.pyboy_workers = sorted({int(x) for x in args.pyboy_workers.split(",") if x.strip()})
+    if any(w < 1 for w in args.pyboy_workers):
+        p.error("--pyboy-workers must be positive")
     if args.quick:
         args.rom = args.rom or ["2048"]
         args.seconds = min(args.seconds, 1.5)
@@ -562,8 +613,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             versions[pkg] = None
 
     print(
-        f"batch env steps/s, {len(cpus)} CPUs allowed, cores {ks}; {args.seconds} s per point "
-        f"(emurust: median of {args.repeat}); "
+        f"batch env steps/s, {len(cpus)} CPUs allowed, cores {ks}"
+        + (f", PyBoy also with {args.pyboy_workers} workers" if args.pyboy_workers else "")
+        + f"; {args.seconds} s per point, median of {args.repeat} alternating rounds; "
         f"VecGameBoy num_envs={args.num_envs}; AsyncVectorEnv 1 env per worker; PufferLib "
         f"{args.puffer_envs_per_worker} envs per worker; step = hold {HOLD_FRAMES}, run "
         f"{FRAME_SKIP} frames, grey screen + {len(RAM_ADDRESSES)} RAM bytes; every env back to "
@@ -586,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{r['rom']}: env steps/s (24 frames each) by cores")
         cols = [c for c in ("emurust", "pyboy_async", "pyboy_puffer", "pyboy_ideal") if c in sps]
         rows = []
-        for k in ks:
+        for k in sorted({*ks, *args.pyboy_workers}):
             row = [str(k)] + [_fmt(sps[c].get(k)) for c in cols]
             for other in ("pyboy_async", "pyboy_puffer", "pyboy_ideal"):
                 if other in r["ratio"] and k in r["ratio"][other]:
@@ -610,8 +662,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             headers += [f"vs {names[c]}" for c in cols if c != "emurust"]
             headers += ["emurust efficiency", "per added core"]
         print(_table(headers, rows, first_right=1))
+    for r in results:
+        for key, (k, v) in r["pyboy_best"].items():
+            print(f"{r['rom']}: {key} at its best with {k} workers: {_fmt(v)} env steps/s")
     print(
-        "\nefficiency: steps/s on k cores / (k x steps/s on 1 core); per added core: the gain "
+        "\nrows beyond the core counts (--pyboy-workers): PyBoy worker processes on all "
+        f"{len(cpus)} allowed CPUs.\n"
+        "efficiency: steps/s on k cores / (k x steps/s on 1 core); per added core: the gain "
         "of each added core in units of the 1-core rate (1.00 = linear). PyBoy ideal: k x one "
         "PyBoy env stepped serially in this process on one core."
     )
@@ -687,7 +744,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cpus_allowed": len(cpus),
         "cores": ks,
         "seconds_per_point": args.seconds,
-        "emurust_repeat": args.repeat,
+        "repeat": args.repeat,
+        "pyboy_workers_beyond_cores": args.pyboy_workers,
         "num_envs_emurust": args.num_envs,
         "envs_per_worker": {"pyboy_async": 1, "pyboy_puffer": args.puffer_envs_per_worker},
         "step": {

@@ -2,12 +2,14 @@
 
 Both emulators run the SAME ROMs in the SAME process, pinned to ONE core, in alternating
 timed runs (emurust, PyBoy, emurust, PyBoy, ...) so that machine noise hits both alike;
-the median of the repetitions is reported. Modes: headless, rendering every frame, and an
-RL step (button held 8 frames, 24 frames run, grey screen and 8 RAM bytes read; also for
-`emurust.VecGameBoy` with one env on one thread when the build has it). PyBoy runs at its
-fastest (`sound_emulated=False`, what RL code uses: the headline ratios) and, in the same
-alternating runs, in its default configuration (sound emulated; extra columns). See
-bench/README.md.
+the median of the repetitions is reported. Every timed run of both starts from the same
+state: PyBoy's after its boot ROM and `--warmup` frames, loaded into emurust
+(`load_pyboy_state`), checked equal (clock, registers, memory) before timing. Modes:
+headless, rendering every frame, and an RL step (button held 8 frames, 24 frames run, grey
+screen and 8 RAM bytes read; also for `emurust.VecGameBoy` with one env on one thread when
+the build has it). PyBoy runs at its fastest (`sound_emulated=False`, what RL code uses: the
+headline ratios) and, in the same alternating runs, in its default configuration (sound
+emulated; extra columns). See bench/README.md.
 
     python bench/compare_pyboy.py [--frames 3000] [--repeat 5] [--warmup 120] [--cpu N]
                                   [--no-pyboy-default]
@@ -132,6 +134,95 @@ def _new_emurust(path: Path) -> Any:
         return emurust.GameBoy(path)
 
 
+# The most frames PyBoy's boot ROM may take before it hands over (it takes about 64).
+MAX_BOOT_FRAMES = 600
+
+
+def run_past_boot(pb: Any, rom: bytes, warmup: int) -> int:
+    """Runs PyBoy (headless) until its boot ROM has handed over to the cartridge (0x0000-0x00FF
+    reads the ROM's own bytes), then ``warmup`` more frames. Returns the frames its boot ROM
+    took. emurust starts after the boot ROM, so counting frames from power-on in both would
+    time different stretches of the game."""
+    for frame in range(1, MAX_BOOT_FRAMES + 1):
+        pb.tick(1, False, False)
+        if bytes(pb.memory[0:0x100]) == rom[:0x100]:
+            pb.tick(warmup, False, False)
+            return frame
+    raise RuntimeError(f"PyBoy's boot ROM did not hand over within {MAX_BOOT_FRAMES} frames")
+
+
+def start_state_differences(gb: Any, pb: Any) -> list[str]:
+    """Where an emurust machine and a PyBoy one differ: the clock (T-cycles since power-on),
+    the CPU registers, VRAM, WRAM, OAM, HRAM and IE; an empty list when they stand at the same
+    point in the same state."""
+    out = []
+    if gb.cycles != pb._cycles():
+        out.append(f"clock: emurust {gb.cycles}, PyBoy {pb._cycles()}")
+    rf = pb.register_file
+    theirs = {
+        "a": rf.A,
+        "f": rf.F & 0xF0,
+        "b": rf.B,
+        "c": rf.C,
+        "d": rf.D,
+        "e": rf.E,
+        "h": (rf.HL >> 8) & 0xFF,
+        "l": rf.HL & 0xFF,
+        "sp": rf.SP,
+        "pc": rf.PC,
+    }
+    ours = dict(gb.registers)
+    if pb.memory[rf.PC] == 0x76 and ours["pc"] == (rf.PC + 1) & 0xFFFF:
+        # Halted: PyBoy keeps PC on the HALT opcode, emurust (as a DMG) past it; the same
+        # machine state (the lockstep allowlist's pyboy-halt-pc).
+        theirs["pc"] = ours["pc"]
+    for name, value in theirs.items():
+        if ours[name] != value:
+            out.append(f"register {name}: emurust {ours[name]:#x}, PyBoy {value:#x}")
+    for region, (start, end) in {
+        "VRAM": (0x8000, 0xA000),
+        "WRAM": (0xC000, 0xE000),
+        "OAM": (0xFE00, 0xFEA0),
+        "HRAM+IE": (0xFF80, 0x10000),
+    }.items():
+        a, b = bytes(gb.memory[start:end]), bytes(pb.memory[start:end])
+        if a != b:
+            n = sum(x != y for x, y in zip(a, b))
+            first = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+            out.append(f"{region}: {n} bytes differ, first at {start + first:#06x}")
+    return out
+
+
+def common_start(path: Path, warmup: int) -> dict[str, Any]:
+    """One starting point for both emulators: PyBoy (at its fastest) runs its boot ROM and
+    ``warmup`` more frames and saves its state; emurust loads that state
+    (``GameBoy.load_pyboy_state``) and saves its own. Raises RuntimeError unless the two
+    then stand at the same clock with the same registers and memory
+    (:func:`start_state_differences`). Returns ``pyboy`` and ``emurust`` (the states),
+    ``boot_frames``, ``cycles`` and ``check`` (what was compared)."""
+    rom = path.read_bytes()
+    pb = new_pyboy(path)
+    try:
+        boot_frames = run_past_boot(pb, rom, warmup)
+        buf = io.BytesIO()
+        pb.save_state(buf)
+        pb_state = buf.getvalue()
+        gb = _new_emurust(path)
+        gb.load_pyboy_state(pb_state)
+        differences = start_state_differences(gb, pb)
+        if differences:
+            raise RuntimeError(f"{path.name}: the start states differ: {'; '.join(differences)}")
+        return {
+            "pyboy": pb_state,
+            "emurust": gb.save_state(),
+            "boot_frames": boot_frames,
+            "cycles": gb.cycles,
+            "check": "same clock, registers, VRAM, WRAM, OAM, HRAM and IE",
+        }
+    finally:
+        pb.stop(save=False)
+
+
 def _new_vec(path: Path, initial_state: bytes) -> Any:
     """A one-env, one-thread `emurust.VecGameBoy` stepping like the RL step, or None when
     this build of emurust has no VecGameBoy."""
@@ -241,22 +332,22 @@ def bench_rom(
     ``pyboy_default*``), in the same alternating runs."""
     import numpy as np
 
+    start = common_start(path, warmup)
     gb = _new_emurust(path)
     gb_rl = _new_emurust(path)  # its own instance: `screen_gray` switches grey conversion on
     pb = new_pyboy(path)
     pb_def = new_pyboy(path, sound_emulated=True) if pyboy_default else None
     try:
-        gb.tick(warmup, render=False)
-        pb.tick(warmup, False, False)
-        if pb_def is not None:
-            pb_def.tick(warmup, False, False)
-        # Every timed run starts from the state after the warm-up, so each repetition of
-        # each emulator emulates the same frames (a test ROM that finishes, or a game that
-        # changes screens, would otherwise mix different workloads into the median).
-        gb_start = gb.save_state()
-        buf = io.BytesIO()
-        pb.save_state(buf)
-        pb_start = buf.getvalue()
+        # Both emulators start every timed run from the same point of the game: PyBoy's state
+        # after its boot ROM and `warmup` frames, loaded into emurust too (common_start), so
+        # that each repetition of each emulator emulates the same frames (a test ROM that
+        # finishes, or a game that changes screens, would otherwise mix different workloads
+        # into the median, and counting frames from power-on would put PyBoy, which runs its
+        # boot ROM, some 64 frames behind emurust).
+        gb_start = start["emurust"]
+        pb_start = start["pyboy"]
+        gb.load_state(gb_start)
+        pb.load_state(io.BytesIO(pb_start))
 
         def emurust_run() -> None:
             gb.tick(frames, render=False)
@@ -319,7 +410,13 @@ def bench_rom(
             ("pyboy_rl", lambda: pb.load_state(io.BytesIO(pb_start)), pyboy_rl),
         ]
         if pb_def is not None:
-            # Its own warm-up state (same frames; its sound state differs).
+            # Its own warm-up (the same frames, from power-on: its sound state differs), at
+            # the same point as the others (checked against emurust's start state).
+            run_past_boot(pb_def, path.read_bytes(), warmup)
+            gb.load_state(gb_start)
+            differences = start_state_differences(gb, pb_def)
+            if differences:
+                raise RuntimeError(f"PyBoy with sound starts elsewhere: {'; '.join(differences)}")
             buf = io.BytesIO()
             pb_def.save_state(buf)
             pb_def_start = buf.getvalue()
@@ -369,6 +466,7 @@ def bench_rom(
         result: dict[str, Any] = {
             "rom": label,
             "path": str(path),
+            "start": {k: start[k] for k in ("boot_frames", "cycles", "check")},
             "cartridge": gb.cartridge_type_name,
             "fps": {k: statistics.median(v) for k, v in samples.items()},
             "fps_samples": samples,
@@ -455,7 +553,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--frames", type=int, default=3000, help="frames per timed run (3000)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per emulator (5)")
-    p.add_argument("--warmup", type=int, default=120, help="frames run before timing (120)")
+    p.add_argument(
+        "--warmup",
+        type=int,
+        default=120,
+        help="frames PyBoy runs after its boot ROM before the start state both load (120)",
+    )
     p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
     p.add_argument(
         "--no-pyboy-default",
@@ -488,9 +591,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"set_emulation_speed(0), sound_emulated=False{also}); {pin}"
     )
     print(
-        f"{args.frames} frames x {args.repeat} alternating runs per emulator after "
-        f"{args.warmup} warm-up frames; median fps; no input (title/attract screens); ROMs "
-        f"from {roms}"
+        f"{args.frames} frames x {args.repeat} alternating runs per emulator, all from one "
+        f"start state (PyBoy's after its boot ROM and {args.warmup} frames, loaded into "
+        f"emurust); median fps; no input (title/attract screens); ROMs from {roms}"
     )
 
     results: list[dict[str, Any]] = []

@@ -7,7 +7,9 @@
 is rendered. With `episode_steps`, the env goes back to its initial state every
 `episode_steps` steps (inside `step`, no gymnasium autoreset). The observation is the
 grey screen (144, 160) uint8 plus the bytes at `ram_addresses`. No reward, never done:
-it exists to be timed.
+it exists to be timed. `initial_state` (a PyBoy state, e.g. `compare_pyboy.common_start`'s,
+which emurust loads too) is where it starts and goes back to; without it PyBoy runs its boot
+ROM and `warmup` frames more.
 
 PyBoy's default DMG palette is grey (R = G = B), so channel 0 of its RGBA screen is the grey
 level, as in the usual PyBoy RL wrappers.
@@ -21,12 +23,12 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from compare_pyboy import ACTIONS, RAM_ADDRESSES, import_pyboy, new_pyboy
+from compare_pyboy import ACTIONS, RAM_ADDRESSES, import_pyboy, new_pyboy, run_past_boot
 from gymnasium import spaces
 
 __all__ = ["ACTIONS", "RAM_ADDRESSES", "PyBoyEnv", "import_pyboy", "new_pyboy", "pyboy_state"]
 
-WARMUP_FRAMES = 120  # run before the initial state is saved (gets PyBoy past its boot ROM)
+WARMUP_FRAMES = 120  # run after PyBoy's boot ROM before the initial state is saved
 
 
 def pyboy_state(pb: Any) -> bytes:
@@ -48,6 +50,7 @@ class PyBoyEnv(gymnasium.Env):  # type: ignore[misc]
         ram_addresses: Sequence[int] = RAM_ADDRESSES,
         warmup: int = WARMUP_FRAMES,
         episode_steps: int | None = None,
+        initial_state: bytes | None = None,
     ) -> None:
         if not 0 <= hold_frames <= frame_skip or frame_skip < 1:
             raise ValueError("need 0 <= hold_frames <= frame_skip and frame_skip >= 1")
@@ -62,8 +65,11 @@ class PyBoyEnv(gymnasium.Env):  # type: ignore[misc]
             }
         )
         self.action_space = spaces.Discrete(len(ACTIONS))
-        self.pyboy.tick(warmup, False, False)
-        self._initial = pyboy_state(self.pyboy)
+        if initial_state is None:
+            with open(rom, "rb") as f:
+                run_past_boot(self.pyboy, f.read(), warmup)
+            initial_state = pyboy_state(self.pyboy)
+        self._initial = initial_state
         self._screen = np.zeros((144, 160), np.uint8)
         self._ram = np.zeros(len(self.ram_addresses), np.uint8)
         self._held: tuple[str, ...] = ()

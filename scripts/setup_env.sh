@@ -2,6 +2,9 @@
 # Creates .venv (if missing), installs maturin and the test extras, and builds the
 # emurust extension in release mode into it. Idempotent: a re-run only rebuilds what
 # changed (cargo is incremental) and reinstalls packages only when pyproject.toml changed.
+# This is the development build: it enables the cargo feature `testing` (the native test aids
+# that the tests and the lockstep allowlist's replay proofs use), which the release wheel
+# (scripts/build_wheel.sh) leaves out.
 #
 # Needs: python3 (>= 3.9) and cargo (rustup). PyPI and crates.io must be reachable on the
 # first run. Usage: bash scripts/setup_env.sh   (then: source .venv/bin/activate)
@@ -42,6 +45,11 @@ fi
 source "$VENV/bin/activate"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# The extension is built for the stable ABI (`_core.abi3.so`, Cargo.toml's pyo3 feature
+# abi3-py39). A version-specific `_core.cpython-*.so` left by an older build would shadow it
+# (Python tries that suffix first) and the tests would run stale code: remove it.
+rm -f "$ROOT"/python/emurust/_core.cpython-*.so
+
 # Reinstall the Python dependencies only when pyproject.toml changed.
 # One stamp per extras set, so alternating test.sh (test) and main.sh (test,bench) re-runs
 # do not reinstall.
@@ -57,11 +65,11 @@ if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! command -v maturin >
     python -m pip install -q --upgrade pip
     python -m pip install -q "maturin>=1.8,<2"
     # `maturin develop -E test` installs the package's dependencies and the test extras.
-    maturin develop --release -E "$EXTRAS"
+    maturin develop --release --features testing -E "$EXTRAS"
     echo "$WANT" >"$STAMP"
 else
     log "dependencies up to date; rebuilding the extension in place"
-    maturin develop --release --skip-install
+    maturin develop --release --features testing --skip-install
 fi
 
 python -c 'import emurust; print(f"[setup_env] emurust {emurust.__version__} ready in '"$VENV"'")'

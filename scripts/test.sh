@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The whole check: environment, Rust format/lint/tests, Python lint/types/tests.
+# The whole check: environment, Rust format/lint/tests, Python lint/types/tests, the release
+# wheel in a fresh venv.
 # Every step runs even when an earlier one failed; the script exits non-zero if any did.
 # Usage: bash scripts/test.sh
+# The ROM suites read the test ROMs from $EMURUST_ROMS (default ../shared/roms). Without them
+# they skip, and the summary reports SKIP; with EMURUST_REQUIRE_ROMS=1 (CI: .ci/run) a missing
+# ROM fails its test instead.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +26,25 @@ python -m pip install -q "ray>=2.40" >/dev/null 2>&1 || echo "[test] note: Ray n
 
 failed=()
 passed=()
+skipped=()
+
+# Where the test ROMs are, said up front: without them about 1,500 conformance checks skip.
+ROMS="${EMURUST_ROMS:-$ROOT/../shared/roms}"
+if [[ -f "$ROMS/MANIFEST.md" ]]; then
+    echo "[test] ROM folder found: $ROMS"
+elif [[ "${EMURUST_REQUIRE_ROMS:-}" == "1" ]]; then
+    echo "[test] ROM folder NOT found: $ROMS (no MANIFEST.md); EMURUST_REQUIRE_ROMS=1, so the ROM suites will fail"
+else
+    echo "[test] ROM folder NOT found: $ROMS (no MANIFEST.md); the ROM suites will skip (set EMURUST_ROMS)"
+fi
+if [[ "${EMURUST_REQUIRE_ROMS:-}" == "1" ]]; then
+    echo "[test] EMURUST_REQUIRE_ROMS=1: a missing test ROM fails its test"
+fi
+# The Rust ROM tests append a line here for each skip (cargo test shows a skipped test as ok).
+EMURUST_SKIP_LOG="$(mktemp "${TMPDIR:-/tmp}/emurust-skips.XXXXXX")"
+export EMURUST_SKIP_LOG
+trap 'rm -f "$EMURUST_SKIP_LOG"' EXIT
+
 step() {
     local name="$1"
     shift
@@ -37,8 +60,16 @@ step() {
 step "cargo fmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --all-targets -- -D warnings
 step "clippy (python feature)" cargo clippy --features python --all-targets -- -D warnings
+# The development build's bindings: python plus the native test aids.
+step "clippy (testing feature)" cargo clippy --features testing --all-targets -- -D warnings
 # --no-fail-fast: a failing unit test must not hide the conformance suites' results.
 step "cargo test" cargo test --no-fail-fast
+if [[ -s "$EMURUST_SKIP_LOG" ]]; then
+    n=$(wc -l <"$EMURUST_SKIP_LOG")
+    echo "[test] cargo test: $n ROM checks skipped, their tests shown as ok:"
+    sort "$EMURUST_SKIP_LOG" | head -n 20
+    skipped+=("cargo test ROM suites: $n checks skipped (test ROMs not found in $ROMS)")
+fi
 step "ruff check" ruff check .
 step "ruff format" ruff format --check .
 step "mypy" mypy
@@ -47,11 +78,19 @@ step "stubtest" python -m mypy.stubtest emurust._core
 # without them. If it cannot be installed, the test against it is skipped (with the reason).
 bash bench/install_pufferlib.sh >/dev/null 2>&1 || echo "[test] note: PufferLib not installed"
 step "pytest" python -m pytest -q tests
+# The release wheel (sdist, then the abi3 manylinux2014 wheel from it) installed into a fresh
+# venv without cargo, running the README's quick starts and a short `emurust train`.
+step "release wheel" bash scripts/test_wheel.sh
 
 printf '\n==== summary\n'
 for s in "${passed[@]}"; do echo "ok      $s"; done
+for s in "${skipped[@]}"; do echo "SKIP    $s"; done
 for s in "${failed[@]}"; do echo "FAILED  $s"; done
 if ((${#failed[@]})); then
     exit 1
 fi
-echo "all steps ok"
+if ((${#skipped[@]})); then
+    echo "all steps ok, some checks skipped (see SKIP above)"
+else
+    echo "all steps ok"
+fi

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import faulthandler
-from collections.abc import Iterator
+import os
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,26 @@ import emurust
 from emurust.verify.romgen import serial_rom
 
 BLARGG_SPECIAL = Path("blargg") / "cpu_instrs" / "individual" / "01-special.gb"
+# Set where the ROM folder is expected (CI: .ci/run): a test that skips for want of a file
+# in it fails instead (as the Rust ROM suites do, tests/common/mod.rs).
+ROMS_REQUIRED = os.environ.get("EMURUST_REQUIRE_ROMS") == "1"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """With ``EMURUST_REQUIRE_ROMS=1``, a skip whose reason names the ROM folder (every
+    "ROM not found" skip here does) is reported as a failure."""
+    report = yield
+    skip = call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)
+    if ROMS_REQUIRED and report.skipped and skip and not hasattr(report, "wasxfail"):
+        assert call.excinfo is not None
+        reason = str(call.excinfo.value)
+        if str(emurust.roms_dir()) in reason:
+            report.outcome = "failed"
+            report.longrepr = f"EMURUST_REQUIRE_ROMS=1, but the test skipped: {reason}"
+    return report
 
 
 @pytest.fixture(scope="session")

@@ -127,6 +127,35 @@ fn cell_digit(shades: &[u8], cell: usize) -> Option<u8> {
     })
 }
 
+/// What a run shows, in the terms of its expectation: the hex digits in the
+/// cells (`?` for a cell that is no digit of the font), `audio0` / `audio1`
+/// (the last frame's sound constant or not), or `blank` / the first pixel
+/// that is not. A listed failure records this, so a change in how it fails
+/// is seen.
+fn shown(expect: &Expect, out: &Outcome) -> String {
+    match expect {
+        Expect::Hex(digits) => (0..digits.len())
+            .map(|i| {
+                cell_digit(&out.shades, i)
+                    .map_or('?', |d| char::from_digit(d.into(), 16).unwrap_or('?'))
+            })
+            .collect(),
+        Expect::Audio(_) => {
+            let constant = out.samples.iter().all(|&s| s == out.samples[0]);
+            if constant { "audio0" } else { "audio1" }.into()
+        }
+        Expect::Blank => match out.shades.iter().position(|&s| s != 0) {
+            None => "blank".into(),
+            Some(i) => format!(
+                "pixel ({}, {}) shade {}",
+                i % WIDTH,
+                i / WIDTH,
+                out.shades[i]
+            ),
+        },
+    }
+}
+
 fn verdict(expect: &Expect, out: &Outcome) -> Result<(), String> {
     match expect {
         Expect::Hex(digits) => {
@@ -178,43 +207,78 @@ fn check(rel: &str) {
     let audio = matches!(expect, Expect::Audio(_));
     let fast = run(&rom, false, audio);
     let slow = run(&rom, true, audio);
-    let result = verdict(&expect, &fast);
-    let failures = expected_failures().unwrap_or_else(|e| panic!("{e}"));
-    let known = failures.iter().find(|(n, _)| *n == rel);
-    // The two paths must agree, except on a listed ROM that both fail.
-    let both_fail = result.is_err() && verdict(&expect, &slow).is_err();
-    if fast != slow && !(known.is_some() && both_fail) {
+    // The two paths must agree on every ROM, listed as a failure or not.
+    if fast != slow {
         panic!(
-            "{rel}: fast path ({}; {} cycles) and reference path ({}; {} cycles) disagree",
-            result.clone().err().unwrap_or_else(|| "pass".into()),
+            "{rel}: fast path (shows {}; {} cycles) and reference path (shows {}; {} cycles) disagree",
+            shown(&expect, &fast),
             fast.cycles,
-            verdict(&expect, &slow)
-                .err()
-                .unwrap_or_else(|| "pass".into()),
+            shown(&expect, &slow),
             slow.cycles
         );
     }
-    match (result, known) {
-        (Ok(()), None) => {}
-        (Err(why), Some((_, reason))) => {
-            println!("{rel}: expected failure ({reason}): {why}");
-        }
-        (Err(why), None) => panic!("{rel}: {why}"),
-        (Ok(()), Some((_, reason))) => panic!(
-            "{rel}: passes now, but gambatte_failures.tsv lists it ({reason}): remove it from the list"
-        ),
+    let failures = expected_failures().unwrap_or_else(|e| panic!("{e}"));
+    let known = failures.iter().find(|f| f.rom == rel);
+    if let Some(problem) = judge(rel, verdict(&expect, &fast), shown(&expect, &fast), known) {
+        panic!("{problem}");
     }
+}
+
+/// A ROM's result against its entry in the list of expected failures (if
+/// any): None when as expected, else what is wrong. A listed ROM must fail
+/// showing exactly what the list records.
+fn judge(
+    rel: &str,
+    result: Result<(), String>,
+    shows: String,
+    known: Option<&ExpectedFailure>,
+) -> Option<String> {
+    match (result, known) {
+        (Ok(()), None) => None,
+        (Err(why), Some(f)) if shows == f.shows => {
+            println!("{rel}: expected failure ({}): {why}", f.reason);
+            None
+        }
+        (Err(why), Some(f)) => Some(format!(
+            "{rel}: fails differently from gambatte_failures.tsv ({why}): shows {shows:?}, listed as showing {:?}",
+            f.shows
+        )),
+        (Err(why), None) => Some(format!("{rel}: {why}")),
+        (Ok(()), Some(f)) => Some(format!(
+            "{rel}: passes now, but gambatte_failures.tsv lists it ({}): remove it from the list",
+            f.reason
+        )),
+    }
+}
+
+#[test]
+fn listed_failures_must_fail_as_recorded() {
+    let listed = ExpectedFailure {
+        rom: "x/a_dmg08_cgb04c_out0.gbc",
+        reason: "why",
+        shows: "3",
+    };
+    let err = || Err("screen shows ?, expected 0".to_string());
+    assert_eq!(judge("x", err(), "3".into(), Some(&listed)), None);
+    let moved = judge("x", err(), "2".into(), Some(&listed));
+    assert!(moved.is_some_and(|m| m.contains("fails differently")));
+    assert!(judge("x", Ok(()), "0".into(), Some(&listed)).is_some_and(|m| m.contains("passes now")));
+    assert!(judge("x", err(), "3".into(), None).is_some());
+    assert_eq!(judge("x", Ok(()), "0".into(), None), None);
 }
 
 #[test]
 fn all_roms_have_a_test() {
     let base = common::roms_dir().join(DIR);
-    let Ok(manifest) = std::fs::read_to_string(base.join("manifest.tsv")) else {
-        eprintln!(
-            "SKIPPED: {} not available; set EMURUST_ROMS",
-            base.display()
-        );
-        return;
+    let manifest = match std::fs::read_to_string(base.join("manifest.tsv")) {
+        Ok(text) => text,
+        Err(e) => {
+            common::missing(
+                &format!("{}", base.join("manifest.tsv").display()),
+                &e.to_string(),
+            );
+            return;
+        }
     };
     let listed: Vec<&str> = manifest
         .lines()
@@ -232,7 +296,8 @@ fn all_roms_have_a_test() {
     for rel in ROMS {
         expectation(rel).unwrap_or_else(|e| panic!("{e}"));
     }
-    for (rel, _) in expected_failures().unwrap_or_else(|e| panic!("{e}")) {
+    for f in expected_failures().unwrap_or_else(|e| panic!("{e}")) {
+        let rel = f.rom;
         assert!(
             ROMS.contains(&rel),
             "gambatte_failures.tsv lists {rel}, which has no test"
@@ -304,8 +369,20 @@ fn font_cells_are_read_back() {
 /// a ROM when a fix makes it pass (its test says so).
 const EXPECTED_FAILURES: &str = include_str!("../python/emurust/data/gambatte_failures.tsv");
 
-/// `EXPECTED_FAILURES` as (ROM path, reason) pairs.
-fn expected_failures() -> Result<Vec<(&'static str, &'static str)>, String> {
+/// One entry of `EXPECTED_FAILURES`.
+#[derive(Debug, PartialEq)]
+struct ExpectedFailure {
+    /// The ROM's path under [`DIR`].
+    rom: &'static str,
+    /// Why it fails (the text of its reason).
+    reason: &'static str,
+    /// What emurust shows on it (see [`shown`]).
+    shows: &'static str,
+}
+
+/// `EXPECTED_FAILURES`: `[failures]` lines are `ROM <tab> reason key <tab>
+/// what emurust shows`.
+fn expected_failures() -> Result<Vec<ExpectedFailure>, String> {
     let mut reasons: Vec<(&str, &str)> = Vec::new();
     let mut failures = Vec::new();
     let mut section = "";
@@ -323,11 +400,18 @@ fn expected_failures() -> Result<Vec<(&'static str, &'static str)>, String> {
         match section {
             "[reasons]" => reasons.push((key, value)),
             "[failures]" => {
+                let (why, shows) = value.split_once('\t').ok_or_else(|| {
+                    format!("gambatte_failures.tsv: {key} does not say what emurust shows")
+                })?;
                 let reason = reasons
                     .iter()
-                    .find(|(k, _)| *k == value)
-                    .ok_or_else(|| format!("gambatte_failures.tsv: unknown reason {value:?}"))?;
-                failures.push((key, reason.1));
+                    .find(|(k, _)| *k == why)
+                    .ok_or_else(|| format!("gambatte_failures.tsv: unknown reason {why:?}"))?;
+                failures.push(ExpectedFailure {
+                    rom: key,
+                    reason: reason.1,
+                    shows,
+                });
             }
             _ => {
                 return Err(format!(

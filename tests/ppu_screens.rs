@@ -11,7 +11,8 @@
 //!   without it.
 //!
 //! ROMs and images come from `$EMURUST_ROMS` (default `../shared/roms`);
-//! tests skip with a printed reason when they are absent.
+//! tests skip with a printed reason when they are absent (fail when
+//! `EMURUST_REQUIRE_ROMS=1`, see `tests/common`).
 mod common;
 
 use emurust::{Button, GameBoy};
@@ -145,6 +146,8 @@ fn acid2_reference_mode() {
 // ---- Mealybug Tearoom tests ------------------------------------------------
 
 const MEALYBUG: &str = "mealybug-tearoom-tests";
+/// Its ROMs: the 24 with a DMG screenshot below and seven with CGB ones only.
+const MEALYBUG_ROMS: usize = 31;
 /// Frames allowed before the test must have reached its `LD B,B`.
 const MEALYBUG_MAX_FRAMES: u32 = 60;
 
@@ -185,7 +188,10 @@ fn run_to_ld_b_b(gb: &mut GameBoy, max_frames: u32) -> bool {
 fn mealybug_diff(name: &str) -> Option<(usize, String)> {
     let rom = common::load(&format!("{MEALYBUG}/{name}.gb"))?;
     let Some(png) = mealybug_expected(name) else {
-        eprintln!("SKIPPED: {name} has no DMG screenshot");
+        common::missing(
+            &format!("the DMG screenshot of {name}"),
+            "not in expected/DMG-blob or expected/DMG-CPU B",
+        );
         return None;
     };
     let expected = load_png_grey(&png).unwrap_or_else(|e| panic!("{e}"));
@@ -341,18 +347,16 @@ fn renderers_agree_on_acid2() {
 
 #[test]
 fn renderers_agree_on_mealybug() {
-    let dir = common::roms_dir().join(MEALYBUG);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("SKIPPED: {} not available", dir.display());
+    let Some(roms) = common::load_folder(MEALYBUG, ".gb") else {
         return;
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".gb"))
-        .collect();
-    names.sort();
-    assert!(!names.is_empty(), "no Mealybug ROMs in {}", dir.display());
+    let names: Vec<String> = roms.into_iter().map(|(name, _)| name).collect();
+    assert_eq!(
+        names.len(),
+        MEALYBUG_ROMS,
+        "{MEALYBUG} holds {} ROMs, the suite has {MEALYBUG_ROMS}",
+        names.len()
+    );
     for name in names {
         renderers_agree(&format!("{MEALYBUG}/{name}"), 40, false);
     }
@@ -369,7 +373,9 @@ fn line_cache_across_skipped_frames_and_state_loads() {
         "homebrew/2048/2048.gb",
         "homebrew/libbet/libbet.gb",
     ] {
-        let Some(rom) = common::load(rel) else { return };
+        let Some(rom) = common::load(rel) else {
+            continue;
+        };
         let mut fast = GameBoy::new(&rom, None).expect("ROM loads");
         let mut slow = GameBoy::new(&rom, None).expect("ROM loads");
         slow.set_reference_mode(true);
@@ -404,7 +410,9 @@ fn rendering_leaves_state_unchanged() {
         "acid2/dmg-acid2.gb",
         "mealybug-tearoom-tests/m3_lcdc_win_en_change_multiple_wx.gb",
     ] {
-        let Some(rom) = common::load(rel) else { return };
+        let Some(rom) = common::load(rel) else {
+            continue;
+        };
         let mut drawn = GameBoy::new(&rom, None).expect("ROM loads");
         let mut headless = GameBoy::new(&rom, None).expect("ROM loads");
         for f in 0..200 {

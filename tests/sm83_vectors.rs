@@ -7,7 +7,9 @@
 //! (reads and writes with their address and data, internal cycles as idle).
 //!
 //! The data is read from `$EMURUST_ROMS/sm83-json/v1/*.json.gz` (default
-//! `<crate>/../shared/roms`); the test is skipped with a message if missing.
+//! `<crate>/../shared/roms`); the test is skipped with a message if the
+//! folder is missing (a failure when `EMURUST_REQUIRE_ROMS=1`, see
+//! `tests/common`), and fails unless all 500 files and their 500,000 cases ran.
 //!
 //! Harness adaptations (the vectors come from a translation of the ares core
 //! and model a few state-changing instructions differently from a step-based
@@ -30,12 +32,18 @@
 //!   `ime || ime_pending` against `final.ime || final.ei`, and `ime()` itself
 //!   against `final.ime` only when IME started at 0.
 
+mod common;
+
 use emurust::cpu::{Cpu, CpuBus, DebugHooks, Registers, RunHooks};
 use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The vector files: one per legal opcode (`cb xx` included), 1000 cases each.
+const FILES: usize = 500;
+const CASES_PER_FILE: usize = 1000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Access {
@@ -95,13 +103,6 @@ impl CpuBus for FlatBus {
 impl RunHooks for FlatBus {}
 
 impl DebugHooks for FlatBus {}
-
-fn roms_dir() -> PathBuf {
-    match std::env::var_os("EMURUST_ROMS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/roms"),
-    }
-}
 
 fn num(v: &Value, key: &str) -> Result<u64, String> {
     v.get(key)
@@ -315,27 +316,30 @@ fn run_file(path: &Path) -> FileResult {
 
 #[test]
 fn sm83_single_step_vectors() {
-    let dir = roms_dir().join("sm83-json").join("v1");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "SKIPPED sm83_single_step_vectors: {} not found (set EMURUST_ROMS to the \
-             folder holding sm83-json/v1/*.json.gz)",
-            dir.display()
-        );
-        return;
+    let dir = common::roms_dir().join("sm83-json").join("v1");
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            common::missing(
+                &format!("sm83 vectors folder {}", dir.display()),
+                &e.to_string(),
+            );
+            return;
+        }
     };
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.to_str().is_some_and(|s| s.ends_with(".json.gz")))
         .collect();
     files.sort();
-    if files.is_empty() {
-        eprintln!(
-            "SKIPPED sm83_single_step_vectors: no *.json.gz in {}",
-            dir.display()
-        );
-        return;
-    }
+    // All of them, or the suite did not run.
+    assert_eq!(
+        files.len(),
+        FILES,
+        "{} holds {} *.json.gz files, the suite has {FILES}",
+        dir.display(),
+        files.len()
+    );
 
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -384,5 +388,10 @@ fn sm83_single_step_vectors() {
         failures.len(),
         results.len(),
         failures.join("\n")
+    );
+    assert_eq!(
+        total_cases,
+        FILES * CASES_PER_FILE,
+        "cases run (every file holds {CASES_PER_FILE})"
     );
 }

@@ -3,12 +3,15 @@ results of the documented shape. No timing is asserted (speed is measured in ben
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,27 +51,89 @@ def test_batch_tiny_run_writes_json(shared_roms: Path, tmp_path: Path) -> None:
         "2048",
         "--threads",
         "1",
+        "--pyboy-workers",
+        "3",
         "--seconds",
         "0.05",
+        "--repeat",
+        "2",
         "--no-memory",
         "--no-pufferlib",
         "--out",
         str(tmp_path),
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads((tmp_path / "batch.json").read_text())
     assert data["cores"] == [1]
+    assert data["pyboy_workers_beyond_cores"] == [3]
     assert data["skipped"]["pyboy_puffer"] == "--no-pufferlib"
     (result,) = data["results"]
     assert result["rom"] == "2048"
+    # One start state for both (PyBoy's after its boot ROM, loaded into emurust, checked).
+    assert result["start"]["boot_frames"] > 0
+    assert result["start"]["check"].startswith("same clock, registers")
     sps = result["steps_per_s"]
     for key in ("emurust", "pyboy_async", "pyboy_ideal"):
         assert sps[key]["1"] > 0, key
+    # Both measured in every round, and the same statistic (the median of the rounds) kept.
+    samples = result["samples"]
+    for key in ("emurust", "pyboy_async", "pyboy_serial"):
+        assert len(samples[key]["1"]) == 2, key
+        assert sps[key]["1"] == pytest.approx(statistics.median(samples[key]["1"])), key
+    assert sps["pyboy_async"]["3"] > 0  # the worker count beyond the cores
+    assert "3" not in sps["emurust"]
+    assert result["pyboy_best"]["pyboy_async"][0] in (1, 3)
     assert result["ratio"]["pyboy_async"]["1"] == pytest.approx(
         sps["emurust"]["1"] / sps["pyboy_async"]["1"]
     )
     assert "memory" not in result
     assert "PyBoy AsyncVectorEnv" in proc.stdout
+
+
+def _bench_module(name: str) -> Any:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module(name)
+
+
+def test_benchmarks_start_both_emulators_from_one_state(shared_roms: Path) -> None:
+    """bench/compare_pyboy.py and bench/batch.py time both emulators from one state: PyBoy's
+    after its boot ROM and the warm-up, loaded into emurust. Loaded afresh into each, the two
+    stand at the same clock with the same registers and memory. The old warm-up (120 frames
+    from power-on in each) is caught: PyBoy spends about 64 of them in its boot ROM."""
+    if importlib.util.find_spec("pyboy") is None:
+        pytest.skip("PyBoy is needed (the test extra)")
+    import io
+
+    import emurust
+
+    bench = _bench_module("compare_pyboy")
+    path = shared_roms / "homebrew" / "2048" / "2048.gb"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    start = bench.common_start(path, 120)
+    assert 30 < start["boot_frames"] < 120
+    gb = emurust.GameBoy(path)
+    gb.load_state(start["emurust"])
+    pb = bench.new_pyboy(path)
+    try:
+        pb.load_state(io.BytesIO(start["pyboy"]))
+        assert bench.start_state_differences(gb, pb) == []
+        pb.tick(1, False, False)  # one frame apart: caught
+        assert any(d.startswith("clock") for d in bench.start_state_differences(gb, pb))
+    finally:
+        pb.stop(save=False)
+    old_gb = emurust.GameBoy(path)
+    old_gb.tick(120, render=False)
+    old_pb = bench.new_pyboy(path)
+    try:
+        old_pb.tick(120, False, False)
+        differences = bench.start_state_differences(old_gb, old_pb)
+    finally:
+        old_pb.stop(save=False)
+    assert any(d.startswith("clock") for d in differences), differences
+    assert any(d.startswith("WRAM") for d in differences), differences
 
 
 def _count(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -13,6 +13,7 @@ import importlib.metadata
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -588,10 +589,32 @@ def test_resync_past_proven_pyboy_deviations(shared_roms: Path) -> None:
     plain = lockstep.run_lockstep(path, frames=120, seed=0)
     assert plain.stopped is not None
     result = lockstep.run_lockstep(path, frames=120, seed=0, resync=True)
+    assert_every_divergence_proven(result)
     proven = [r for r in result.resyncs if r.kind == "pyboy-deviation"]
     assert proven, result.summary()
     assert proven[0].name == WINDOW
     assert result.frames_compared > plain.frames_compared + 100
+
+
+def assert_every_divergence_proven(result: lockstep.LockstepResult) -> None:
+    """A resynchronizing run passes only if every divergence in it was proven to be PyBoy's
+    (no unexplained failure); frames compared alone say nothing about that."""
+    assert not result.failures, result.summary()
+    assert result.divergence is None, result.summary()
+    assert all(r.kind == "pyboy-deviation" for r in result.resyncs), result.summary()
+
+
+def test_resync_check_fails_on_an_unexplained_failure() -> None:
+    """The check above on a resynchronizing run with one planted failure (the injected ADC
+    fault): the run goes on to the end and compares almost every frame, and the check fails."""
+    data, _, _ = rom()
+    frames = fault_frame(data) + 10
+    result = lockstep.run_lockstep(
+        data, frames=frames, fault="adc_half_carry", inputs={}, resync=True
+    )
+    assert result.frames_compared == frames - 1
+    with pytest.raises(AssertionError, match="diverged at frame"):
+        assert_every_divergence_proven(result)
 
 
 VBLANK = "pyboy-vblank-ly-late-terminal"
@@ -1078,3 +1101,139 @@ def test_line_153_proof_with_dead_stack_pandora(shared_roms: Path) -> None:
     result = run(plain)
     kinds = [(r.frame, r.kind) for r in result.resyncs if r.frame in (157, 159)]
     assert kinds == [(157, "failure"), (159, "failure")], result.summary()
+
+
+LCD_FRAME = "pyboy-lcd-enable-frame"
+BOOT_LOGO = "boot-logo-scx-wobble"
+
+
+def _screen_point(
+    pyboy: np.ndarray,
+    ours: np.ndarray,
+    *,
+    after_lcd_enable: bool = False,
+    bgp: int = 0x1B,
+    boot_rom_mapped: bool = False,
+    line_state: Callable[[int], allowlist.LineState | None] | None = None,
+) -> allowlist.Point:
+    return allowlist.Point(
+        frame=0,
+        cycles=0,
+        boot_rom_mapped=boot_rom_mapped,
+        after_lcd_enable=after_lcd_enable,
+        pyboy_screen=pyboy,
+        emurust_screen=ours,
+        bgp=bgp,
+        pyboy_opcode=0,
+        pyboy_registers={},
+        emurust_registers={},
+        line_state=line_state,
+    )
+
+
+def _entry_rule(name: str) -> Callable[[allowlist.Point, list[allowlist.Diff]], list[Any]]:
+    return next(e.rule for e in allowlist.DEFAULT_ALLOWLIST if e.name == name)
+
+
+def test_lcd_enable_frame_rule_checks_both_screens() -> None:
+    """The first frame after an LCD enable is masked only when PyBoy shows it flat in BGP's
+    colour 0 and emurust shows it blank (all shade 0), as the entry says: a picture in
+    emurust's frame, a non-flat PyBoy frame or a frame not after an enable stays a
+    difference."""
+    rule = _entry_rule(LCD_FRAME)
+    theirs = np.full((144, 160), 3, np.uint8)  # BGP 0x1B: colour 0 is shade 3
+    blank = np.zeros((144, 160), np.uint8)
+    diffs = lockstep._screen_diffs(blank, theirs)
+    assert len(rule(_screen_point(theirs, blank, after_lcd_enable=True), diffs)) == 23040
+    assert rule(_screen_point(theirs, blank), diffs) == []  # not after an LCD enable
+    picture = blank.copy()
+    picture[70, 80] = 1
+    assert rule(_screen_point(theirs, picture, after_lcd_enable=True), diffs) == []
+    uneven = theirs.copy()
+    uneven[0, 0] = 0
+    assert rule(_screen_point(uneven, blank, after_lcd_enable=True), diffs) == []
+    assert rule(_screen_point(theirs, blank, after_lcd_enable=True, bgp=0x1A), diffs) == []
+
+
+def test_lcd_enable_frame_on_pandoras_blocks(shared_roms: Path) -> None:
+    """Pandora's Blocks (seed 0, resynchronizing) switches the LCD on in frame 45: at frame
+    46 emurust shows the blank first frame (shade 0) and PyBoy fills it with BGP's colour 0
+    (shade 3). The entry masks it; without the entry it is a failure."""
+    path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
+
+    def run(entries: list[allowlist.AllowlistEntry]) -> lockstep.LockstepResult:
+        return lockstep.run_lockstep(
+            path, frames=47, seed=0, resync=True, max_failures=50, allowlist=entries
+        )
+
+    result = run(list(allowlist.DEFAULT_ALLOWLIST))
+    assert_every_divergence_proven(result)
+    assert result.allowlist_first_frame.get(LCD_FRAME) == 46, result.summary()
+    control = run(_without(LCD_FRAME))
+    assert [f.frame for f in control.failures] == [46], control.summary()
+    screen = [d for d in control.failures[0].diffs if d["region"] == "screen"]
+    assert control.failures[0].counts["screen"] == 23040
+    assert {(d["emurust"], d["pyboy"]) for d in screen} == {(0, 3)}
+
+
+def _logo_state(scx: int) -> allowlist.LineState:
+    """A background row 0 of alternating 4-pixel light/dark runs, scrolled by ``scx``."""
+    vram = bytearray(0x2000)
+    vram[16:32] = bytes([0xF0, 0xF0] * 8)  # tile 1: 4 pixels colour 3, 4 colour 0
+    vram[0x1800:0x1820] = bytes([1] * 32)  # BG map row 0: tile 1
+    return allowlist.LineState(bytes(vram), bytes(0xA0), 0x91, 0, scx, 0, 0, 0xE4, 0, 0)
+
+
+def test_boot_logo_rule_recomputes_both_rows() -> None:
+    """A row is masked only when emurust's row is the background drawn with the SCX at its
+    mode 3 and PyBoy's the same background drawn with the next row's SCX."""
+    rule = _entry_rule(BOOT_LOGO)
+    states = {0: _logo_state(0), 1: _logo_state(2)}
+    ours = np.zeros((144, 160), np.uint8)
+    theirs = np.zeros((144, 160), np.uint8)
+    ours[0] = [3 if x % 8 < 4 else 0 for x in range(160)]  # SCX 0
+    theirs[0] = [3 if (x + 2) % 8 < 4 else 0 for x in range(160)]  # SCX 2
+    diffs = lockstep._screen_diffs(ours, theirs)
+    assert diffs
+
+    def point(**kw: Any) -> allowlist.Point:
+        return _screen_point(theirs, ours, line_state=states.get, **kw)
+
+    assert rule(point(boot_rom_mapped=True), diffs) == diffs
+    assert rule(point(boot_rom_mapped=False), diffs) == []
+    wrong = ours.copy()
+    wrong[0, 5] = 3  # one pixel that neither SCX draws (both draw colour 0 there)
+    assert (
+        rule(_screen_point(theirs, wrong, boot_rom_mapped=True, line_state=states.get), diffs) == []
+    )
+    swapped = _screen_point(ours, theirs, boot_rom_mapped=True, line_state=states.get)
+    assert rule(swapped, lockstep._screen_diffs(theirs, ours)) == []  # the other way round
+    states[1] = _logo_state(0)  # no SCX change before the next row: nothing to explain
+    assert rule(point(boot_rom_mapped=True), diffs) == []
+
+
+def test_boot_logo_wobble_with_pyboys_boot_rom(shared_roms: Path) -> None:
+    """2048 with PyBoy's boot ROM (no input): from frame 24 the logo rows differ where the
+    boot ROM's SCX write lands between emurust's fetches and PyBoy's per-line sample. The
+    entry masks those rows; without it the run diverges there, on the logo rows only."""
+    path = _rom(shared_roms, "homebrew", "2048", "2048.gb")
+    boot = pyboy_adapter.pyboy_boot_rom()
+    result = lockstep.run_lockstep(path, frames=40, inputs={}, boot_rom=boot)
+    assert result.divergence is None, result.summary()
+    assert result.allowlist_first_frame.get(BOOT_LOGO) == 24, result.summary()
+    control = lockstep.run_lockstep(
+        path, frames=40, inputs={}, boot_rom=boot, allowlist=_without(BOOT_LOGO)
+    )
+    divergence = control.divergence
+    assert divergence is not None, control.summary()
+    assert divergence.frame == 24, control.summary()
+    assert set(divergence.counts) == {"screen"}
+    assert {int(d["addr"]) // 160 for d in divergence.diffs} <= set(range(64, 88))
+
+
+def test_plant_is_checked() -> None:
+    """``plant`` takes frame -> {address: byte}; anything else is refused before a run."""
+    data, _, _ = rom()
+    for bad in ({0: {0x10000: 1}}, {0: {0xC000: 256}}, {-1: {0xC000: 1}}):
+        with pytest.raises(ValueError, match="bad plant"):
+            lockstep.run_lockstep(data, frames=1, inputs={}, plant=bad)

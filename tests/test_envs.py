@@ -554,7 +554,7 @@ def test_novelty_counts_each_key_once_per_episode() -> None:
 def test_tobu_and_2048_specs_on_their_roms(shared_roms: Path) -> None:
     for rel in ("homebrew/2048/2048.gb", "homebrew/tobutobugirl/tobu.gb"):
         if not (shared_roms / rel).is_file():
-            pytest.skip(f"{rel} not found")
+            pytest.skip(f"{shared_roms / rel} not found")
     # 2048: the reward is the score's increase; random moves fill the board: game over.
     env = GameBoyVectorEnv("2048", 4, num_threads=2)
     env.reset(seed=0)

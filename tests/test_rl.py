@@ -153,6 +153,10 @@ def test_num_envs_auto_follows_the_policy_and_the_device() -> None:
     assert (resolved.num_steps, resolved.learning_rate) == (8, 2.5e-3)
     assert resolved.total_timesteps == 5_000_000
     assert PPOConfig(num_envs=4096, num_steps=3, learning_rate=1.0).resolved().num_steps == 3
+    odd = PPOConfig(num_envs=6).resolved()  # 2048 // 6 = 341: rounded to whole minibatches
+    assert odd.num_steps is not None
+    assert odd.num_steps >= 341
+    assert (6 * odd.num_steps) % odd.num_minibatches == 0
     with pytest.raises(ValueError, match="automatic"):
         _ = PPOConfig().batch_size
 

@@ -289,10 +289,11 @@ def gambatte_known_failures() -> dict[str, str]:
         if line.startswith("["):
             section = line
             continue
-        key, value = line.split("\t", 1)
         if section == "[reasons]":
+            key, value = line.split("\t", 1)
             reasons[key] = value
-        else:
+        else:  # ROM, reason key, what emurust shows (checked by tests/gambatte.rs)
+            key, value = line.split("\t")[:2]
             failures[f"{GAMBATTE_DIR}/{key}"] = reasons[value]
     return failures
 

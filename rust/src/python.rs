@@ -20,6 +20,7 @@
 #![deny(unsafe_code)]
 
 mod buffers;
+#[cfg(feature = "testing")]
 mod testing;
 mod vec;
 
@@ -1115,8 +1116,10 @@ impl PyGameBoy {
                         type_name(obj)
                     ))
                 })?;
-                let text = text.to_str()?;
-                Some(Fault::from_name(text).ok_or_else(|| {
+                // `to_cow`, not `to_str`: the limited API (abi3) of Python < 3.10
+                // has no borrowed UTF-8 view of a str.
+                let text = text.to_cow()?;
+                Some(Fault::from_name(&text).ok_or_else(|| {
                     let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
                     invalid_argument(
                         py,
@@ -1149,6 +1152,8 @@ impl PyGameBoy {
     /// next event not between the line start and a frame after `now`. The
     /// lockstep harness's proof that PyBoy starts lines 4 T-cycles late
     /// after an LCD enable (emurust.verify.allowlist) uses it.
+    /// Only in builds with the cargo feature `testing` (not the release wheel).
+    #[cfg(feature = "testing")]
     fn _test_shift_ppu(&mut self, py: Python<'_>, delta: i64, now: u64) -> PyResult<bool> {
         let state = self.read(|gb| gb.save_state())?;
         let Some(shifted) = testing::shift_ppu_timing(&state, delta, now) else {
@@ -1168,6 +1173,8 @@ impl PyGameBoy {
     /// unchanged, if the state's layout is not the one expected or a TIMA
     /// overflow is pending. The lockstep harness's proof that PyBoy reads
     /// the PPU and DIV 8 T-cycles late (emurust.verify.allowlist) uses it.
+    /// Only in builds with the cargo feature `testing` (not the release wheel).
+    #[cfg(feature = "testing")]
     fn _test_shift_timer(&mut self, py: Python<'_>, delta: i64) -> PyResult<bool> {
         // Bring the timer up to the clock first (its lazy catch-up, as any
         // access would): the edit needs TIMA as of now.
@@ -1195,6 +1202,8 @@ impl PyGameBoy {
     /// layout is not the one expected. The lockstep harness's proof that
     /// PyBoy starts the window on any line with LY >= WY
     /// (emurust.verify.allowlist) uses it.
+    /// Only in builds with the cargo feature `testing` (not the release wheel).
+    #[cfg(feature = "testing")]
     fn _test_set_wy_latch(&mut self, py: Python<'_>, latched: bool) -> PyResult<Option<bool>> {
         let state = self.read(|gb| gb.save_state())?;
         let Some((edited, before)) = testing::set_wy_latch(&state, latched) else {
@@ -1307,7 +1316,9 @@ impl PyMemory {
 }
 
 /// `state` (save-state bytes whose body verification tooling edited on
-/// purpose) with its checksum recomputed. Not public API.
+/// purpose) with its checksum recomputed. Not public API; test builds only
+/// (cargo feature `testing`).
+#[cfg(feature = "testing")]
 #[pyfunction]
 fn _reseal_state<'py>(py: Python<'py>, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
     let data = bytes_or_bytearray(state, "state")?;
@@ -1332,6 +1343,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMemory>()?;
     m.add_class::<vec::PyVecGameBoy>()?;
     m.add_class::<vec::PySnapshot>()?;
+    #[cfg(feature = "testing")]
     m.add_function(wrap_pyfunction!(_reseal_state, m)?)?;
     m.add_function(wrap_pyfunction!(available_cpus, m)?)?;
     m.add("EmuRustError", py.get_type::<EmuRustError>())?;

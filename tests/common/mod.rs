@@ -1,9 +1,16 @@
 //! Shared helpers for the test-ROM suites. ROMs live outside the project in
-//! `$EMURUST_ROMS` (default `../shared/roms`); tests skip with a printed
-//! reason when they are absent.
+//! `$EMURUST_ROMS` (default `../shared/roms`).
+//!
+//! A missing ROM is a skip on a clone with nothing beside it: the test
+//! returns early and says so on stderr, and when `$EMURUST_SKIP_LOG` names a
+//! file the skip is appended to it (`scripts/test.sh` counts them and reports
+//! SKIP, since `cargo test` shows a skipped test as "ok"). Where the ROM
+//! folder is expected (`EMURUST_REQUIRE_ROMS=1`, set by `.ci/run`), a missing
+//! ROM fails the test instead.
 #![allow(dead_code)]
 
 use emurust::GameBoy;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 pub fn roms_dir() -> PathBuf {
@@ -13,19 +20,72 @@ pub fn roms_dir() -> PathBuf {
     }
 }
 
-/// Load a ROM by path relative to the ROM directory, or None (test skipped).
+/// Whether the ROM folder must be there (`EMURUST_REQUIRE_ROMS=1`): then a
+/// missing ROM fails its test instead of skipping it.
+pub fn roms_required() -> bool {
+    std::env::var_os("EMURUST_REQUIRE_ROMS").is_some_and(|v| v == "1")
+}
+
+/// `what` (a ROM, an image, a folder) is not available because of `why`:
+/// panics when the ROM folder is required, else reports the skip (stderr,
+/// and the `$EMURUST_SKIP_LOG` file if set). The caller then skips.
+pub fn missing(what: &str, why: &str) {
+    let line = format!("{what} not available ({why}); set EMURUST_ROMS");
+    if roms_required() {
+        panic!("EMURUST_REQUIRE_ROMS=1 and {line}");
+    }
+    eprintln!("SKIPPED: {line}");
+    if let Some(log) = std::env::var_os("EMURUST_SKIP_LOG") {
+        let test = std::thread::current().name().unwrap_or("?").to_string();
+        // One short O_APPEND write per skip: lines from parallel tests and
+        // test binaries do not interleave.
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = f.write_all(format!("{test}: {line}\n").as_bytes());
+        }
+    }
+}
+
+/// Load a ROM by path relative to the ROM directory, or None (test skipped,
+/// see [`missing`]).
 pub fn load(rel: &str) -> Option<Vec<u8>> {
     let p = roms_dir().join(rel);
     match std::fs::read(&p) {
         Ok(b) => Some(b),
         Err(e) => {
-            eprintln!(
-                "SKIPPED: test ROM {} not available ({e}); set EMURUST_ROMS",
-                p.display()
-            );
+            missing(&format!("test ROM {}", p.display()), &e.to_string());
             None
         }
     }
+}
+
+/// The `.ext` files of folder `rel` under the ROM directory, sorted by name
+/// with their bytes; None (skipped, see [`missing`]) if the folder cannot be
+/// read. Panics if a listed file cannot be read.
+pub fn load_folder(rel: &str, ext: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    let dir = roms_dir().join(rel);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            missing(&format!("ROM folder {}", dir.display()), &e.to_string());
+            return None;
+        }
+    };
+    let mut files: Vec<(String, Vec<u8>)> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(ext))
+        .map(|name| {
+            let bytes = std::fs::read(dir.join(&name))
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.join(&name).display()));
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    Some(files)
 }
 
 pub const FIB: [u8; 6] = [3, 5, 8, 13, 21, 34];

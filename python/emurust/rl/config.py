@@ -137,7 +137,11 @@ class PPOConfig:
             if self.vectorization == "ray":
                 n -= n % (2 * max(1, self.ray_actors))
             n = max(2, n)
-        steps = self.num_steps if self.num_steps is not None else max(8, 2048 // n)
+        steps = self.num_steps
+        if steps is None:
+            steps = max(8, 2048 // n)
+            while (n * steps) % self.num_minibatches:  # whole minibatches
+                steps += 1
         lr = self.learning_rate
         if lr is None:
             lr = 2.5e-3 if self.policy == "ram" else 5e-4

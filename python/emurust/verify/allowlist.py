@@ -75,6 +75,10 @@ with sound emulation off) and DMA's write-only source register."""
 
 REGISTERS = ("a", "f", "b", "c", "d", "e", "h", "l", "sp", "pc")
 
+#: Whether this build has the native test aids that the replay proofs use (see
+#: :func:`_require_test_aids`).
+_HAS_TEST_AIDS = hasattr(GameBoy, "_test_shift_ppu")
+
 
 @dataclass
 class Point:
@@ -211,8 +215,9 @@ def _first_frame_after_lcd_enable_rule(point: Point, diffs: list[Diff]) -> list[
     screen = [d for d in diffs if d["region"] == "screen"]
     if not screen or not point.after_lcd_enable:
         return []
-    # PyBoy shows the frame in which the LCD was switched on filled with BG colour 0.
-    if (point.pyboy_screen == (point.bgp & 3)).all():
+    # PyBoy shows the frame in which the LCD was switched on filled with BG colour 0; emurust
+    # must show it blank (all shade 0), as a DMG does: anything else is not this difference.
+    if (point.pyboy_screen == (point.bgp & 3)).all() and not point.emurust_screen.any():
         return screen
     return []
 
@@ -625,6 +630,20 @@ def _plain_line(gb: GameBoy) -> bool:
     return not any(0 <= ly - (oam[4 * n] - 16) < height for n in range(40))
 
 
+def _require_test_aids() -> None:
+    """The replay proofs edit a machine's PPU and timer through the native test aids
+    (``GameBoy._test_shift_ppu``, ``_test_shift_timer``, ``_test_set_wy_latch``), which only
+    a build with the cargo feature ``testing`` has: scripts/setup_env.sh's development build,
+    not the release wheel. Without them a proof could not tell a PyBoy deviation from a
+    divergence, so it refuses to run instead of reporting one."""
+    if not _HAS_TEST_AIDS:
+        raise RuntimeError(
+            "this lockstep proof replays emurust with its PPU or timer shifted, through the "
+            "native test aids of the cargo feature `testing`, which this build of emurust (the "
+            "release wheel) leaves out: run it from a development build (scripts/setup_env.sh)"
+        )
+
+
 @dataclass
 class _Replay:
     """What :func:`_late_line_replay` did."""
@@ -658,6 +677,7 @@ def _late_line_replay(
     has no instruction boundary at ``target`` or its state cannot be edited.
     ``vblank_lag`` delays the starts of lines 144-153 (LY changes to 144..153) that many
     T-cycles more, as PyBoy's LY advances with its mode-1 transition there."""
+    _require_test_aids()
     delayed: list[int] = []
     changed: list[int] = []
     forced = 0
@@ -799,6 +819,7 @@ def _first_vblank_early_replay(gb: GameBoy, target: int) -> tuple[GameBoy, int] 
     from which the timing was moved; None if no such line 144 start comes before
     ``target``, if the LCD goes off after it, if the machine has no instruction boundary at
     ``target`` or its state cannot be edited."""
+    _require_test_aids()
     fresh = False  # the LCD was switched on during the run; line 144 has not started since
     moved: int | None = None
     in_vblank = False  # the moved line 144 has started (STAT mode 1)
@@ -1009,6 +1030,7 @@ def _read_lag_replay(
     when the LCD is off at any step (a switch-on restarts the PPU: the first frame after
     it is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the
     machine has no instruction boundary at ``target``."""
+    _require_test_aids()
     if not gb.memory[0xFF40] & 0x80:
         return None
     if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
@@ -1149,6 +1171,7 @@ def _read_lag_irq_replay(
     ``irq_lead`` T-cycles late again (a dispatch reads no I/O register: only the request's
     time differs). Returns the machine and the number of dispatches so moved; None when
     the two steps end at different clocks otherwise, or as :func:`_read_lag_replay`."""
+    _require_test_aids()
     if not gb.memory[0xFF40] & 0x80:
         return None
     if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
@@ -1210,10 +1233,36 @@ def _read_lag_irq_proof(
     return None
 
 
+def _bg_row(state: LineState, row: int, scx: int) -> list[int | None]:
+    """Row ``row`` of the background drawn from ``state`` with SCX = ``scx`` (shades; None
+    where :func:`_bg_colour` is None)."""
+    st = replace(state, scx=scx)
+    out: list[int | None] = []
+    for x in range(160):
+        bg = _bg_colour(st, row, x)
+        out.append(None if bg is None else _shade(st.bgp, bg))
+    return out
+
+
 def _boot_logo_rule(point: Point, diffs: list[Diff]) -> list[Diff]:
-    if not point.boot_rom_mapped:
+    if not point.boot_rom_mapped or point.line_state is None:
         return []
-    return [d for d in diffs if d["region"] == "screen" and 64 * 160 <= int(d["addr"]) < 88 * 160]
+    by_row: dict[int, list[Diff]] = {}
+    for d in diffs:
+        if d["region"] == "screen":
+            by_row.setdefault(int(d["addr"]) // 160, []).append(d)
+    masked: list[Diff] = []
+    for row, row_diffs in sorted(by_row.items()):
+        if row >= 143:
+            continue
+        now, after = point.line_state(row), point.line_state(row + 1)
+        if now is None or after is None or now.scx == after.scx:
+            continue
+        ours = point.emurust_screen.reshape(144, 160)[row].tolist()
+        theirs = point.pyboy_screen.reshape(144, 160)[row].tolist()
+        if ours == _bg_row(now, row, now.scx) and theirs == _bg_row(now, row, after.scx):
+            masked += row_diffs
+    return masked
 
 
 DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
@@ -1333,13 +1382,16 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         name="pyboy-lcd-enable-frame",
         masks=(
             "the screen of the PyBoy frame that follows a frame cut short by an LCD enable, "
-            "when PyBoy shows it as one flat BG colour 0 (through BGP)"
+            "when PyBoy shows it as one flat BG colour 0 (through BGP) and emurust shows it "
+            "blank (every pixel shade 0)"
         ),
         evidence=(
             "Pan Docs (LCDC.7: the screen stays blank during the first frame after the LCD "
-            "is switched on). PyBoy ends a frame at every LCD enable, so its frame grid is "
-            "shifted against emurust's (frames end at VBlank start) from there on, and the "
-            "paired PyBoy frame is that blank first frame: a pairing difference, not a proven "
+            "is switched on; a blank DMG LCD is white, shade 0). PyBoy ends a frame at every "
+            "LCD enable, so its frame grid is shifted against emurust's (frames end at VBlank "
+            "start) from there on, and the paired PyBoy frame is that blank first frame, which "
+            "PyBoy fills with BG colour 0 through BGP: black in Pandora's Blocks (BGP colour 0 "
+            "= shade 3, seed 0, frame 46). A pairing and blank-colour difference, not a proven "
             "emulation error (PyBoy 2.8.1 passes Mooneye acceptance/ppu/lcdon_timing-GS)"
         ),
         rule=_first_frame_after_lcd_enable_rule,
@@ -1347,14 +1399,23 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
     AllowlistEntry(
         name="boot-logo-scx-wobble",
         masks=(
-            "screen rows 64-87 while the boot ROM is mapped (the scrolling logo): the boot "
-            "ROM writes SCX mid-line and the two emulators latch it at different dots"
+            "while the boot ROM is mapped (only with boot_rom=pyboy_boot_rom(): the default "
+            "boot ROM draws no logo), the differing pixels of a screen row whose SCX changes "
+            "before the next row, when emurust's whole row is the background drawn from VRAM "
+            "with the SCX in force at the start of the row's mode 3 and PyBoy's whole row the "
+            "same background drawn with the next row's SCX (both recomputed from emurust's "
+            "VRAM and registers, re-run from the last matching point to each row's mode 3)"
         ),
         evidence=(
-            "PyBoy samples SCX once per line at the end of mode 3 (mealybug-tearoom-tests "
-            "m3_scx_low_3_bits / m3_scx_high_5_bits, which PyBoy fails; emurust fails them "
-            "too: its mid-line SCX handling is a known approximation, ignored in "
-            "tests/ppu_screens.rs)"
+            "The scrolling logo of PyBoy's boot ROM writes SCX once a line, after polling LY. "
+            "PyBoy samples SCX once per line at the end of mode 3, where a DMG's fetcher reads "
+            "it tile by tile: mealybug-tearoom-tests m3_scx_low_3_bits and m3_scx_high_5_bits "
+            "(DMG screenshots), which emurust passes (tests/ppu_screens.rs) and PyBoy fails. "
+            "PyBoy also leaves the LY-polling loop at other cycles (it reads LY = 153 for all "
+            "of line 153: pyboy-line-153-ly-boot-loop) and its PPU runs 4 T-cycles late after "
+            "the boot ROM's LCD enable (pyboy-lcd-enable-4-cycles-terminal), so the next "
+            "line's write lands before PyBoy's sample and after emurust's fetches. Seen on "
+            "rows 67-82 from frame 24 (2048 with PyBoy's boot ROM, no input)"
         ),
         rule=_boot_logo_rule,
     ),
@@ -1676,6 +1737,7 @@ def _read_lag_lcd_off_replay(
     some step, when the LCD is switched on on the way (the first frame after a switch-on
     is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the machine
     has no instruction boundary at ``target``."""
+    _require_test_aids()
     on = bool(gb.memory[0xFF40] & 0x80)
     if on and not gb._test_shift_ppu(read_lag, gb.cycles):
         return None

@@ -376,6 +376,7 @@ def run_lockstep(
     allowlist: Sequence[AllowlistEntry] = DEFAULT_ALLOWLIST,
     resync: bool = False,
     max_failures: int = 8,
+    plant: Mapping[int, Mapping[int, int]] | None = None,
 ) -> LockstepResult:
     """Runs ``rom`` on emurust and PyBoy in lockstep for ``frames`` emurust frames and
     reports the first unexplained difference (see the module docstring).
@@ -393,7 +394,10 @@ def run_lockstep(
     compares the machine state only (faster: neither emulator draws). ``trace_length`` is
     the number of emurust steps in a divergence's trace. ``fault`` injects a deliberate
     emurust CPU bug (``"adc_half_carry"``, ``"daa_ignore_h"``; a test of the harness).
-    ``allowlist`` lists the tolerated differences.
+    ``allowlist`` lists the tolerated differences. ``plant`` (frame -> {address: byte})
+    writes bytes into emurust's memory alone at the start of those frames, a deliberate
+    divergence at any point of a run (a test of the harness, as ``fault`` is); the harness's
+    re-runs start from the planted state too, so no proof can explain it away.
 
     Raises ``ImportError`` without PyBoy 2.8.1, ``ValueError`` for a bad argument.
     """
@@ -412,6 +416,10 @@ def run_lockstep(
         boot = Path(os.fspath(boot_rom)).read_bytes()
     if len(boot) != 256:
         raise ValueError(f"a DMG boot ROM is 256 bytes, got {len(boot)}")
+    planted = {int(f): dict(writes) for f, writes in (plant or {}).items()}
+    for f, writes in planted.items():
+        if f < 0 or any(not 0 <= a <= 0xFFFF or not 0 <= v <= 0xFF for a, v in writes.items()):
+            raise ValueError(f"bad plant at frame {f}: {writes!r} (addresses 0-0xFFFF, bytes)")
 
     gb = _new_emurust(data, boot, fault)
     with tempfile.TemporaryDirectory(prefix="emurust-difftest-") as tmp:
@@ -431,6 +439,7 @@ def run_lockstep(
         allowlist,
         name,
         max_failures if resync else 0,
+        planted,
     )
     return result
 
@@ -448,8 +457,10 @@ def _lockstep(
     allowlist: Sequence[AllowlistEntry],
     name: str,
     max_failures: int = 0,
+    plant: Mapping[int, Mapping[int, int]] | None = None,
 ) -> LockstepResult:
-    """The lockstep loop; ``max_failures`` > 0 resynchronizes (see :func:`run_lockstep`)."""
+    """The lockstep loop; ``max_failures`` > 0 resynchronizes, ``plant`` plants differences
+    (see :func:`run_lockstep`)."""
     result = LockstepResult(rom=name, frames_compared=0, divergence=None)
     resync = max_failures > 0
     last_good = gb.save_state()
@@ -459,6 +470,10 @@ def _lockstep(
     p1_select_irq = False  # pyboy-joypad-irq-p1-select masked emurust's IF bit 4
     try:
         for frame in range(frames):
+            if plant and frame in plant:
+                for addr, value in plant[frame].items():
+                    gb.memory[addr] = value
+                last_good = gb.save_state()  # the re-runs start from the planted state
             gb.tick(1, render=compare_screen)
             result.frames_run = frame + 1
             pb.run_until(gb.cycles)

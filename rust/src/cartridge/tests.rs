@@ -1301,10 +1301,15 @@ fn random_roms_never_panic() {
 /// warnings, and only the multicart one is detected as MBC1M.
 #[test]
 fn mooneye_headers() {
-    let dir = std::path::Path::new("/work/shared/roms/mooneye/emulator-only");
-    let Ok(groups) = std::fs::read_dir(dir) else {
-        return;
+    let dir = crate::test_roms::roms_dir().join("mooneye/emulator-only");
+    let groups = match std::fs::read_dir(&dir) {
+        Ok(groups) => groups,
+        Err(e) => {
+            crate::test_roms::missing(&format!("{}", dir.display()), &e.to_string());
+            return;
+        }
     };
+    let mut checked = 0;
     for group in groups.flatten() {
         let Ok(files) = std::fs::read_dir(group.path()) else {
             continue;
@@ -1319,6 +1324,9 @@ fn mooneye_headers() {
             assert!(c.warnings().is_empty(), "{path:?}: {:?}", c.warnings());
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             assert_eq!(c.is_multicart(), name.starts_with("multicart"), "{name}");
+            checked += 1;
         }
     }
+    // mbc1 (13 ROMs), mbc2 (7), mbc5 (8).
+    assert_eq!(checked, 28, "MBC test ROMs found in {}", dir.display());
 }

@@ -244,13 +244,10 @@ fn skip_lines_matches_transitions() {
 
 /// `skip_lines` against its twin from the PPU states of real ROMs (taken
 /// every few frames of a run on the fast path). Skips, with the reason,
-/// when `$EMURUST_ROMS` (default `../shared/roms`) lacks them.
+/// when `$EMURUST_ROMS` (default `../shared/roms`) lacks them (see
+/// `crate::test_roms`).
 #[test]
 fn skip_lines_matches_transitions_on_roms() {
-    let dir = match std::env::var_os("EMURUST_ROMS") {
-        Some(p) => std::path::PathBuf::from(p),
-        None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/roms"),
-    };
     let mut rng = Rng(0xB0BC_A75E_ED01);
     for rel in [
         "acid2/dmg-acid2.gb",
@@ -259,12 +256,7 @@ fn skip_lines_matches_transitions_on_roms() {
         "mooneye/acceptance/ppu/stat_irq_blocking.gb",
         "blargg/cpu_instrs/cpu_instrs.gb",
     ] {
-        let path = dir.join(rel);
-        let Ok(rom) = std::fs::read(&path) else {
-            eprintln!(
-                "SKIPPED: test ROM {} not available; set EMURUST_ROMS",
-                path.display()
-            );
+        let Some(rom) = crate::test_roms::load(rel) else {
             continue;
         };
         let mut gb = crate::GameBoy::new(&rom, None).unwrap();

@@ -1,5 +1,7 @@
 //! Test-only aids of the bindings that edit a machine through its save
-//! state; nothing here is public API.
+//! state; nothing here is public API. Compiled only with the cargo feature
+//! `testing` (the development build of scripts/setup_env.sh), which the
+//! release wheel does not enable.
 
 use crate::state::{reseal, CHECKSUM_LEN};
 
