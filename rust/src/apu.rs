@@ -718,6 +718,22 @@ impl Apu {
         self.chip.read(addr, now)
     }
 
+    /// PCM12 (`high` false: channels 1 and 2, the first in the low nibble)
+    /// or PCM34 at `now`, a CGB register: the channels' digital outputs
+    /// (0-15 each). The APU has been caught up to `now`.
+    pub fn pcm(&self, high: bool, now: u64) -> u8 {
+        if !self.chip.powered {
+            return 0;
+        }
+        let mut c = self.chip.clone();
+        c.advance_all(now);
+        if high {
+            c.ch3.output() | c.ch4.output() << 4
+        } else {
+            c.ch1.output() | c.ch2.output() << 4
+        }
+    }
+
     /// Register write at `now`; the APU has been caught up to `now`.
     #[inline(never)]
     pub fn write(&mut self, addr: u16, value: u8, now: u64) {

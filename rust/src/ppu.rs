@@ -25,12 +25,15 @@ use crate::error::{Error, Result};
 use crate::screen::{HEIGHT, PIXELS, WIDTH};
 use crate::state::{StateReader, StateWriter, Stateful};
 
+mod cgb;
 mod fifo;
 mod render;
 #[cfg(test)]
 mod tests;
 mod timing;
 
+pub(crate) use cgb::PpuCgb;
+pub use cgb::COMPAT_PALETTES;
 use fifo::{LineRegs, MidWrite, FIFO_ORIGIN};
 use render::{LINE_BUF, MODE3_FIFO_TAIL};
 use timing::{LCD_ON_EARLY, MODE2_IRQ_EARLY, MODE3_START_DOTS};
@@ -114,7 +117,10 @@ pub struct Ppu {
     obj_lines_valid: bool,
     obj_lines_tall: bool,
     pub(crate) lcdc: u8,
-    /// STAT interrupt enables (bits 3..6).
+    /// STAT interrupt enables (bits 3..6), and bit 7 while a CGB's HBlank
+    /// DMA runs (`set_hdma_wake`): the scheduler then wakes the PPU at
+    /// every transition, as for the HBlank STAT source. STAT reads bit 7
+    /// as 1 anyway.
     stat_enables: u8,
     pub(crate) scy: u8,
     pub(crate) scx: u8,
@@ -138,6 +144,9 @@ pub struct Ppu {
     lyc_flag_off: bool,
     /// Set when VBlank starts; the machine clears it.
     pub(crate) frame_ready: bool,
+    /// Set when an HBlank of lines 0-143 begins while a CGB's HBlank DMA
+    /// runs (stat_enables bit 7); the machine copies a block and clears it.
+    pub(crate) hdma_hit: bool,
     /// IF bits raised by transitions inside the M-cycle ending at
     /// `late_irq_at` (transient; see `Hardware::catch_up_ppu`).
     pub(crate) late_irq: u8,
@@ -219,6 +228,9 @@ pub struct Ppu {
     /// The line (`line_start`) whose timing the writes in `mid_writes`
     /// were logged for, on lines not drawn.
     mid_writes_line: u64,
+    /// The CGB's part (VRAM bank 1, palettes; `ppu/cgb.rs`); `None` on a
+    /// DMG.
+    pub(crate) cgb: Option<Box<PpuCgb>>,
 }
 
 impl Ppu {
@@ -249,6 +261,7 @@ impl Ppu {
             stat_line: false,
             lyc_flag_off: false,
             frame_ready: false,
+            hdma_hit: false,
             late_irq: 0,
             late_irq_at: 0,
             late_halt_irq: 0,
@@ -280,6 +293,7 @@ impl Ppu {
             mode3_origin: 0,
             mode3_end: 0,
             mid_writes_line: u64::MAX,
+            cgb: None,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -347,6 +361,29 @@ impl Ppu {
         self.mode
     }
 
+    /// LY as it reads now.
+    #[inline]
+    pub fn ly(&self) -> u8 {
+        self.ly
+    }
+
+    /// The VRAM bank the CPU sees (VBK; 0 on a DMG).
+    #[inline]
+    pub fn vram_bank(&self) -> usize {
+        self.cgb.as_ref().map_or(0, |c| (c.vbk & 1) as usize)
+    }
+
+    /// Wake the machine at every transition (for a CGB's HBlank DMA) or
+    /// stop doing so.
+    pub(crate) fn set_hdma_wake(&mut self, on: bool) {
+        if on {
+            self.stat_enables |= 0x80;
+        } else {
+            self.stat_enables &= 0x78;
+            self.hdma_hit = false;
+        }
+    }
+
     /// Video RAM (0x8000-0x9FFF).
     #[inline]
     pub fn vram(&self) -> &[u8; 0x2000] {
@@ -407,7 +444,19 @@ impl Ppu {
     /// Heap bytes owned beside the inline size: VRAM, the frame of shades
     /// and the object-line table.
     pub fn heap_bytes(&self) -> usize {
-        self.vram.len() + self.frame.len() + self.obj_lines.len()
+        self.vram.len()
+            + self.frame.len()
+            + self.obj_lines.len()
+            + self
+                .cgb
+                .as_ref()
+                .map_or(0, |c| std::mem::size_of::<PpuCgb>() + c.heap_bytes())
+    }
+
+    /// Make this a CGB's PPU, in CGB mode or DMG compatibility mode, as the
+    /// CGB boot ROM leaves it.
+    pub(crate) fn make_cgb(&mut self, cgb_mode: bool) {
+        self.cgb = Some(Box::new(PpuCgb::post_boot(cgb_mode)));
     }
 
     /// Blank the frame (shade 0 everywhere): the LCD is off, or a state
@@ -415,6 +464,14 @@ impl Ppu {
     pub fn clear_frame(&mut self) {
         self.frame.fill(0);
         self.lines_valid = [0; 3];
+        if let Some(c) = self.cgb.as_deref_mut() {
+            // A CGB's blank screen is white: slot 0 of white palettes.
+            for l in c.line_pal.iter_mut() {
+                for p in l.chunks_exact_mut(2) {
+                    p.copy_from_slice(&0x7FFFu16.to_le_bytes());
+                }
+            }
+        }
     }
 
     /// Draw every line with the reference renderer (the FIFO) from now on.
@@ -549,7 +606,7 @@ impl Ppu {
                 self.update_stat()
             }
             0xFF41 => {
-                self.stat_enables = value & 0x78;
+                self.stat_enables = (value & 0x78) | (self.stat_enables & 0x80);
                 self.write_stat_input(now, false)
             }
             0xFF42 => {
@@ -613,7 +670,7 @@ impl Stateful for Ppu {
         w.raw(&self.oam);
         for v in [
             self.lcdc,
-            self.stat_enables,
+            self.stat_enables & 0x78,
             self.scy,
             self.scx,
             self.ly,
@@ -660,7 +717,7 @@ impl Stateful for Ppu {
         self.obj_lines_valid = false;
         self.content_gen += 1;
         self.lcdc = r.u8()?;
-        self.stat_enables = r.u8()? & 0x78;
+        self.stat_enables = (r.u8()? & 0x78) | (self.stat_enables & 0x80);
         self.scy = r.u8()?;
         self.scx = r.u8()?;
         self.ly = r.u8()?;
@@ -761,7 +818,7 @@ impl Ppu {
         self.oam.copy_from_slice(oam);
         self.obj_lines_valid = false;
         self.content_gen += 1;
-        self.stat_enables = stat & 0x78;
+        self.stat_enables = (stat & 0x78) | (self.stat_enables & 0x80);
         self.lyc = lyc;
     }
 
