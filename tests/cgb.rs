@@ -153,3 +153,120 @@ fn cgb_acid2_pixel_exact() {
         }
     }
 }
+
+// ---- CGB hardware on a built ROM --------------------------------------------------
+
+/// What the fast and reference paths must agree on: registers, the clock,
+/// every address the CPU sees from 0x8000 on, VRAM bank 1, the palettes.
+fn machine_view(gb: &GameBoy) -> (emurust::Registers, u64, Vec<u8>) {
+    let mut bytes: Vec<u8> = (0x8000..=0xFFFFu16).map(|a| gb.peek(a)).collect();
+    let ppu = &gb.hardware().ppu;
+    bytes.extend_from_slice(ppu.vram1().map_or(&[][..], |v| &v[..]));
+    bytes.extend_from_slice(ppu.palette_ram().map_or(&[][..], |p| &p[..]));
+    (gb.registers(), gb.cycles(), bytes)
+}
+
+/// A 32 KiB ROM with `program` at 0x0150 and header byte 0x143 = `cgb_flag`
+/// (checksum fixed), entered from 0x0100.
+fn cgb_rom(program: &[u8], cgb_flag: u8) -> Vec<u8> {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x50, 0x01]);
+    rom[0x134..0x13C].copy_from_slice(b"CGBTEST\0");
+    rom[0x143] = cgb_flag;
+    rom[0x150..0x150 + program.len()].copy_from_slice(program);
+    let sum = rom[0x134..0x14D]
+        .iter()
+        .fold(0u8, |s, &b| s.wrapping_sub(b).wrapping_sub(1));
+    rom[0x14D] = sum;
+    rom
+}
+
+/// LCD off; work RAM banks 2 and 3 get 0x22 and 0x33 at 0xD000 (SVBK),
+/// bank 2 is read back into 0xC000; VRAM bank 1 gets 0x11 at 0x8000
+/// (VBK) and bank 0's byte is read into 0xC001; a general-purpose HDMA
+/// copies 0xC000-0xC00F to 0x8010 (bank 0), read back into 0xC002; a
+/// speed switch (KEY1, STOP), KEY1 read into 0xC003; BCPS/BCPD with
+/// auto-increment write two bytes, read back into 0xC004/0xC005; then the
+/// program waits in a loop.
+const CGB_PROGRAM: &[u8] = &[
+    0xF3, // di
+    0xAF, 0xE0, 0x40, // xor a; ldh (LCDC),a
+    0x3E, 0x02, 0xE0, 0x70, 0x3E, 0x22, 0xEA, 0x00, 0xD0, // SVBK=2; (d000)=0x22
+    0x3E, 0x03, 0xE0, 0x70, 0x3E, 0x33, 0xEA, 0x00, 0xD0, // SVBK=3; (d000)=0x33
+    0x3E, 0x02, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x00, 0xC0, // SVBK=2; (c000)=(d000)
+    0x3E, 0x01, 0xE0, 0x4F, 0x3E, 0x11, 0xEA, 0x00, 0x80, // VBK=1; (8000)=0x11
+    0xAF, 0xE0, 0x4F, 0xFA, 0x00, 0x80, 0xEA, 0x01, 0xC0, // VBK=0; (c001)=(8000)
+    0x3E, 0xC0, 0xE0, 0x51, 0xAF, 0xE0, 0x52, // HDMA source 0xC000
+    0xAF, 0xE0, 0x53, 0x3E, 0x10, 0xE0, 0x54, // HDMA destination 0x8010
+    0xAF, 0xE0, 0x55, // HDMA5 = 0: one block, general purpose
+    0xFA, 0x10, 0x80, 0xEA, 0x02, 0xC0, // (c002)=(8010)
+    0x3E, 0x01, 0xE0, 0x4D, 0x10, 0x00, // KEY1=1; stop
+    0xF0, 0x4D, 0xEA, 0x03, 0xC0, // (c003)=KEY1
+    0x3E, 0x80, 0xE0, 0x68, // BCPS = 0x80: index 0, auto-increment
+    0x3E, 0x5A, 0xE0, 0x69, 0x3E, 0x6B, 0xE0, 0x69, // BCPD = 0x5A, 0x6B
+    0x3E, 0x01, 0xE0, 0x68, 0xF0, 0x69, 0xEA, 0x04, 0xC0, // BCPS=1; (c004)=BCPD
+    0xF0, 0x68, 0xEA, 0x05, 0xC0, // (c005)=BCPS
+    0x18, 0xFE, // jr -2
+];
+
+#[test]
+fn cgb_registers_banks_hdma_and_speed_switch() {
+    let rom = cgb_rom(CGB_PROGRAM, 0x80);
+    let mut results = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::auto(&rom)).unwrap();
+        gb.set_reference_mode(reference);
+        gb.run_frames(3, false);
+        let got: Vec<u8> = (0xC000..0xC006).map(|a| gb.peek(a)).collect();
+        assert_eq!(
+            got,
+            [0x22, 0x00, 0x22, 0xFE, 0x6B, 0x41],
+            "reference path {reference}: bank 2, VRAM bank 0, HDMA copy, KEY1 after the \
+             switch, BCPD at index 1, BCPS (index 1, bit 6 set)"
+        );
+        // In double speed a frame with the LCD off is 70,224 dots: twice
+        // as many CPU T-cycles.
+        let before = gb.cycles();
+        gb.run_frame(false);
+        assert_eq!(
+            gb.cycles() - before,
+            2 * 70_224,
+            "reference path {reference}"
+        );
+        results.push(machine_view(&gb));
+    }
+    assert!(results[0] == results[1], "fast and reference path differ");
+}
+
+/// A CGB's state saved anywhere in `CGB_PROGRAM` (work RAM banks set
+/// aside, VRAM bank 1 mapped, double speed on) continues as the machine it
+/// was saved from; a DMG refuses it, and a CGB refuses a DMG's.
+#[test]
+fn cgb_states_continue_and_refuse_the_other_model() {
+    let rom = cgb_rom(CGB_PROGRAM, 0x80);
+    for steps in [6, 10, 14, 18, 22, 26, 30, 34, 38, 42] {
+        let mut a = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        for _ in 0..steps {
+            a.step_instruction();
+        }
+        let state = a.save_state();
+        let mut b = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        b.load_state(&state).unwrap();
+        assert_eq!(
+            b.save_state(),
+            state,
+            "after {steps} steps: the state reloads as saved"
+        );
+        a.run_frames(2, false);
+        b.run_frames(2, false);
+        assert!(
+            machine_view(&a) == machine_view(&b),
+            "after {steps} steps: the loaded state continues differently"
+        );
+        let mut dmg = GameBoy::with_model(&rom, None, Model::Dmg).unwrap();
+        let err = dmg.load_state(&state).unwrap_err().to_string();
+        assert!(err.contains("saved on a Game Boy Color"), "{err}");
+        let err = b.load_state(&dmg.save_state()).unwrap_err().to_string();
+        assert!(err.contains("saved on a DMG"), "{err}");
+    }
+}

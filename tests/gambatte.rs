@@ -18,7 +18,7 @@
 //! show. `all_roms_have_a_test` checks this file against the folder.
 mod common;
 
-use emurust::GameBoy;
+use emurust::{GameBoy, Model};
 
 /// The folder under `$EMURUST_ROMS`.
 const DIR: &str = "gambatte-hwtests";
@@ -87,6 +87,25 @@ fn expectation(rel: &str) -> Result<Expect, String> {
     }
 }
 
+/// What a ROM's file name says a CGB shows (`_cgb04c_out<HEX>` or
+/// `_cgb04c_outaudio0/1`), if it says.
+fn cgb_expectation(rel: &str) -> Option<Expect> {
+    let stem = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
+    let tag = "_cgb04c_out";
+    let rest = &stem[stem.find(tag)? + tag.len()..];
+    if rest.starts_with("audio0") {
+        return Some(Expect::Audio(false));
+    }
+    if rest.starts_with("audio1") {
+        return Some(Expect::Audio(true));
+    }
+    let digits: Vec<u8> = rest
+        .chars()
+        .map_while(|c| c.to_digit(16).map(|d| d as u8))
+        .collect();
+    (!digits.is_empty()).then_some(Expect::Hex(digits))
+}
+
 /// What one run leaves: the last frame's shades, its sound samples (empty
 /// unless asked for) and the clock.
 #[derive(PartialEq)]
@@ -97,7 +116,15 @@ struct Outcome {
 }
 
 fn run(rom: &[u8], reference: bool, audio: bool) -> Outcome {
-    let mut gb = GameBoy::new(rom, None).expect("ROM loads");
+    run_model(rom, Model::Dmg, reference, audio)
+}
+
+/// `run` on `model`. A CGB's screen is read as shades too: white (0x7FFF)
+/// as 0, black as 3 and any other colour as 1, which no digit cell holds
+/// (the tests show dark digits on a light background in a palette of
+/// their own).
+fn run_model(rom: &[u8], model: Model, reference: bool, audio: bool) -> Outcome {
+    let mut gb = GameBoy::with_model(rom, None, model).expect("ROM loads");
     gb.set_reference_mode(reference);
     if audio {
         gb.set_sound_output(Some(AUDIO_RATE)).expect("sample rate");
@@ -108,8 +135,19 @@ fn run(rom: &[u8], reference: bool, audio: bool) -> Outcome {
     while gb.cycles() - start <= RUN_CYCLES {
         gb.run_frame(true);
     }
+    let shades = match gb.screen().colors() {
+        None => gb.screen().shades().to_vec(),
+        Some(colors) => colors
+            .iter()
+            .map(|&c| match c {
+                0x7FFF => 0,
+                0x0000 => 3,
+                _ => 1,
+            })
+            .collect(),
+    };
     Outcome {
-        shades: gb.screen().shades().to_vec(),
+        shades,
         samples: gb.sound_samples().to_vec(),
         cycles: gb.cycles() - start,
     }
@@ -203,6 +241,70 @@ fn check(rel: &str) {
         (Ok(()), Some((_, reason))) => panic!(
             "{rel}: passes now, but gambatte_failures.tsv lists it ({reason}): remove it from the list"
         ),
+    }
+}
+
+/// The CGB column: a ROM with a CGB expectation runs on a CGB, both paths,
+/// against `gambatte_cgb_failures.tsv` as `check` does for the DMG.
+fn check_cgb(rel: &str) {
+    let Some(expect) = cgb_expectation(rel) else {
+        return;
+    };
+    let Some(rom) = common::load(&format!("{DIR}/{rel}")) else {
+        return;
+    };
+    let audio = matches!(expect, Expect::Audio(_));
+    let fast = run_model(&rom, Model::Cgb, false, audio);
+    let slow = run_model(&rom, Model::Cgb, true, audio);
+    let result = verdict(&expect, &fast);
+    let failures = parse_failures(CGB_EXPECTED_FAILURES).unwrap_or_else(|e| panic!("{e}"));
+    let known = failures.iter().find(|(n, _)| *n == rel);
+    let both_fail = result.is_err() && verdict(&expect, &slow).is_err();
+    if fast != slow && !(known.is_some() && both_fail) {
+        panic!(
+            "{rel} (CGB): fast path ({}; {} cycles) and reference path ({}; {} cycles) disagree",
+            result.clone().err().unwrap_or_else(|| "pass".into()),
+            fast.cycles,
+            verdict(&expect, &slow)
+                .err()
+                .unwrap_or_else(|| "pass".into()),
+            slow.cycles
+        );
+    }
+    match (result, known) {
+        (Ok(()), None) => {}
+        (Err(why), Some((_, reason))) => {
+            println!("{rel} (CGB): expected failure ({reason}): {why}");
+        }
+        (Err(why), None) => panic!("{rel} (CGB): {why}"),
+        (Ok(()), Some((_, reason))) => panic!(
+            "{rel} (CGB): passes now, but gambatte_cgb_failures.tsv lists it ({reason}): remove \
+             it from the list"
+        ),
+    }
+}
+
+#[test]
+fn cgb_expectations_from_names() {
+    assert_eq!(
+        cgb_expectation("x/a_dmg08_cgb04c_out0A.gbc"),
+        Some(Expect::Hex(vec![0, 10]))
+    );
+    assert_eq!(
+        cgb_expectation("x/a_dmg08_out3_cgb04c_out1.gbc"),
+        Some(Expect::Hex(vec![1]))
+    );
+    assert_eq!(
+        cgb_expectation("x/a_dmg08_outaudio1_cgb04c_outaudio0.gbc"),
+        Some(Expect::Audio(false))
+    );
+    assert_eq!(cgb_expectation("x/a_dmg08_out3.gb"), None);
+    assert_eq!(cgb_expectation("x/a_dmg08_cgb_blank.gb"), None);
+    for (rel, _) in parse_failures(CGB_EXPECTED_FAILURES).unwrap_or_else(|e| panic!("{e}")) {
+        assert!(
+            ROMS.contains(&rel) && cgb_expectation(rel).is_some(),
+            "gambatte_cgb_failures.tsv lists {rel}, which has no CGB test"
+        );
     }
 }
 
@@ -304,12 +406,21 @@ fn font_cells_are_read_back() {
 /// a ROM when a fix makes it pass (its test says so).
 const EXPECTED_FAILURES: &str = include_str!("../python/emurust/data/gambatte_failures.tsv");
 
+/// The CGB column's failures, in the same format.
+const CGB_EXPECTED_FAILURES: &str =
+    include_str!("../python/emurust/data/gambatte_cgb_failures.tsv");
+
 /// `EXPECTED_FAILURES` as (ROM path, reason) pairs.
 fn expected_failures() -> Result<Vec<(&'static str, &'static str)>, String> {
+    parse_failures(EXPECTED_FAILURES)
+}
+
+/// A failures list (`[reasons]`, `[failures]`) as (ROM path, reason) pairs.
+fn parse_failures(text: &'static str) -> Result<Vec<(&'static str, &'static str)>, String> {
     let mut reasons: Vec<(&str, &str)> = Vec::new();
     let mut failures = Vec::new();
     let mut section = "";
-    for line in EXPECTED_FAILURES.lines() {
+    for line in text.lines() {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -344,6 +455,11 @@ macro_rules! gambatte {
         /// Every ROM with a test (checked against the folder's manifest).
         const ROMS: &[&str] = &[$($path),*];
         $( #[test] fn $name() { check($path); } )*
+        /// The CGB column: the same ROMs on a CGB (those with a CGB
+        /// expectation; the others return at once).
+        mod cgb {
+            $( #[test] fn $name() { super::check_cgb($path); } )*
+        }
     };
 }
 

@@ -121,6 +121,11 @@ pub struct Hardware {
     /// The PPU and APU count time on a clock of their own (`CgbHw::dots`):
     /// set from the first CGB speed switch on, never on a DMG.
     pub(crate) speed_mapped: bool,
+    /// The PPU's next transition on the CPU's clock (`Ppu::next_transition`
+    /// through `cpu_time_of`), kept by `reschedule` and the PPU's catch-up,
+    /// the only ways the PPU moves on: the catch-up's quick exit compares
+    /// it with `now`. Derived, not saved.
+    pub(crate) ppu_next: u64,
 }
 
 /// Entries of `Hardware::rets`: more than the `CALL nn`s (6 M-cycles each)
@@ -170,6 +175,7 @@ impl Hardware {
             rets: [0; RET_RING],
             cgb: None,
             speed_mapped: false,
+            ppu_next: 0,
         };
         hw.reschedule();
         hw
@@ -211,7 +217,7 @@ impl Hardware {
     pub fn peek(&self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
-            0x8000..=0x9FFF => self.ppu.read_vram((addr & 0x1FFF) as usize),
+            0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
             0xFE00..=0xFE9F => self.ppu.oam()[(addr - 0xFE00) as usize],
@@ -298,7 +304,7 @@ impl Hardware {
                 if self.ppu.vram_read_blocked(self.dots_at(self.now)) {
                     0xFF
                 } else {
-                    self.ppu.read_vram((addr & 0x1FFF) as usize)
+                    self.ppu.vram()[(addr & 0x1FFF) as usize]
                 }
             }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
@@ -320,6 +326,8 @@ impl Hardware {
                 }
             }
             0xFFFF => self.ie,
+            // The joypad needs no catch-up (games poll it).
+            0xFF00 => self.joypad.read(),
             // The PPU's registers (not 0xFF46, DMA) in one call: games poll
             // STAT and LY in tight loops.
             0xFF40..=0xFF45 | 0xFF47..=0xFF4B => self.read_ppu_register(ram, addr),
@@ -347,7 +355,7 @@ impl Hardware {
                 self.catch_up_ppu(ram);
                 self.ppu.flush_line();
                 if !self.ppu.vram_write_blocked() {
-                    self.ppu.write_vram_banked((addr & 0x1FFF) as usize, value);
+                    self.ppu.write_vram((addr & 0x1FFF) as usize, value);
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, value, self.now),
@@ -449,7 +457,7 @@ impl Hardware {
         match addr {
             // Writes that would be ignored while the PPU owns VRAM/OAM go
             // through anyway: a debugger write must take effect.
-            0x8000..=0x9FFF => self.ppu.write_vram_banked((addr & 0x1FFF) as usize, value),
+            0x8000..=0x9FFF => self.ppu.write_vram((addr & 0x1FFF) as usize, value),
             0xFE00..=0xFE9F => self.ppu.write_oam((addr - 0xFE00) as usize, value),
             // Unusable area: nothing to write, and no OAM bug for a debugger.
             0xFEA0..=0xFEFF => {}
@@ -568,6 +576,12 @@ impl Stateful for Hardware {
         self.serial.save(w);
         self.joypad.save(w);
         self.cart.save(w);
+        // A CGB's own sections, after everything a DMG saves (a DMG's state
+        // has none): `CGB1` (machine) and `CGBP` (PPU).
+        if let Some(c) = &self.cgb {
+            c.save(w);
+            self.ppu.save_cgb(w);
+        }
     }
 
     fn load(&mut self, r: &mut StateReader) -> Result<()> {
@@ -617,6 +631,29 @@ impl Stateful for Hardware {
         self.serial.load(r)?;
         self.joypad.load(r)?;
         self.cart.load(r)?;
+        let saved_on_cgb = r.peek_tag() == Some(*b"CGB1");
+        match (self.cgb.as_deref_mut(), saved_on_cgb) {
+            (Some(c), true) => {
+                c.load(r, self.now)?;
+                self.ppu.load_cgb(r)?;
+                self.speed_mapped = c.double || c.cpu_base != 0;
+                let hblank = c.hdma.hblank;
+                self.ppu.set_hdma_wake(hblank);
+            }
+            (None, false) => {}
+            (None, true) => {
+                return Err(Error::InvalidState(
+                    "state was saved on a Game Boy Color (model \"cgb\"); this machine is a DMG"
+                        .into(),
+                ))
+            }
+            (Some(_), false) => {
+                return Err(Error::InvalidState(
+                    "state was saved on a DMG (model \"dmg\"); this machine is a Game Boy Color"
+                        .into(),
+                ))
+            }
+        }
         self.validate()?;
         self.reschedule();
         Ok(())

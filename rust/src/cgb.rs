@@ -214,7 +214,16 @@ impl CgbHw {
         w.bool(self.cgb_mode);
         w.bool(self.key1_armed);
         w.u8(self.svbk);
-        w.raw(&self.wram[..]);
+        // Bank 0 and the mapped bank live in the RAM section: zeros here,
+        // so that equal machines save equal bytes.
+        let mapped = self.wram_bank();
+        for b in 0..8 {
+            if b == 0 || b == mapped {
+                w.raw(&[0; WRAM_BANK]);
+            } else {
+                w.raw(&self.wram[b * WRAM_BANK..(b + 1) * WRAM_BANK]);
+            }
+        }
         w.u16(self.hdma.src);
         w.u16(self.hdma.dst);
         w.u8(self.hdma.blocks);
@@ -251,7 +260,7 @@ impl CgbHw {
         self.double = r.bool()?;
         self.cpu_base = r.u64()?;
         self.dot_base = r.u64()?;
-        if self.cpu_base > now || self.dot_base > now {
+        if self.cpu_base > now || self.dot_base > self.cpu_base {
             return Err(Error::InvalidState(format!(
                 "corrupted state: CGB speed switch at ({}, {}) after time {now}",
                 self.cpu_base, self.dot_base

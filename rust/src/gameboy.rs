@@ -682,6 +682,7 @@ impl GameBoy {
             + std::mem::size_of::<Core>()
             + std::mem::size_of::<Ram>()
             + self.core.hw.ppu.heap_bytes()
+            + self.core.hw.cgb_heap_bytes()
             + self.screen.bytes()
             + self.core.hw.cart.battery_ram_len()
             + self.core.hw.serial.output.capacity()

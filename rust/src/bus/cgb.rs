@@ -27,6 +27,13 @@ impl Hardware {
         self.cgb = Some(Box::new(cgb));
     }
 
+    /// Heap bytes of a CGB's own state (its work RAM banks); 0 on a DMG.
+    pub fn cgb_heap_bytes(&self) -> usize {
+        self.cgb
+            .as_ref()
+            .map_or(0, |c| std::mem::size_of::<CgbHw>() + c.wram.len())
+    }
+
     /// The model this machine is.
     pub fn model(&self) -> Model {
         if self.cgb.is_some() {
@@ -73,6 +80,18 @@ impl Hardware {
     #[inline(never)]
     fn mapped_cpu_time(&self, dots: u64) -> u64 {
         self.cgb.as_ref().map_or(dots, |c| c.cpu_time(dots))
+    }
+
+    /// Bring the components behind a CGB register up to date (PPU: VBK,
+    /// palettes, HDMA; APU: PCM12/34).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn catch_up_cgb_io(&mut self, addr: u16, ram: &Ram) {
+        self.catch_up_ppu(ram);
+        if let 0xFF76 | 0xFF77 = addr {
+            let (t, counter) = self.apu_clock(self.now);
+            self.apu.catch_up(t, counter);
+        }
     }
 
     /// A read of an I/O register a DMG does not have (0xFF on a DMG, and

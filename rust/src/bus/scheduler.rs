@@ -14,8 +14,17 @@ impl Hardware {
         // interrupt request is raised (`timer_irq_edge`).
         let ev = self.timer.next_event();
         self.ev_timer = if ev == u64::MAX { ev } else { ev - 4 };
+        // The PPU counts dots: its times on the CPU's clock (the same clock
+        // until a CGB switches speed).
+        let (next_event, next) = if self.speed_mapped {
+            let c = (self.ppu.next_event(), self.ppu.next_transition());
+            (self.cpu_time_of(c.0), self.cpu_time_of(c.1))
+        } else {
+            (self.ppu.next_event(), self.ppu.next_transition())
+        };
+        self.ppu_next = next;
         self.ev_ppu = if self.ppu.lcd_on() {
-            self.cpu_time_of(self.ppu.next_event())
+            next_event
         } else {
             // With the LCD off, frames are counted by time.
             self.frame_start.saturating_add(self.frame_cycles())
@@ -105,12 +114,8 @@ impl Hardware {
             }
             0xFF40..=0xFF4B => self.catch_up_ppu(ram),
             0xFF0F => self.catch_up_all(ram),
-            // A CGB's registers: VBK, HDMA, palettes (PPU), PCM12/34 (APU).
-            0xFF4C..=0xFF7F if self.cgb.is_some() => {
-                self.catch_up_ppu(ram);
-                let (t, counter) = self.apu_clock(now);
-                self.apu.catch_up(t, counter);
-            }
+            // A CGB's registers (VBK, HDMA, palettes, PCM12/34...).
+            _ if self.cgb.is_some() => self.catch_up_cgb_io(addr, ram),
             _ => {}
         }
     }
@@ -174,14 +179,21 @@ impl Hardware {
 
     #[inline]
     fn catch_up_ppu_with<const NOTE: bool>(&mut self, ram: &Ram) {
-        // The PPU's clock (the CPU's, until a CGB switches speed).
-        let dots = self.dots_at(self.now);
+        // `ppu_next` is the PPU's next transition on the CPU's clock. The
+        // quick exit is inlined into the callers; the work is not.
         if self.dma.copied >= 160
-            && self.ppu.next_transition() > dots
-            && !(self.ppu.late_irq_at == dots && self.ppu.late_irq != 0)
+            && self.ppu_next > self.now
+            && !(self.ppu.late_irq != 0 && self.ppu.late_irq_at == self.dots_at(self.now))
         {
             return;
         }
+        self.catch_up_ppu_work::<NOTE>(ram);
+    }
+
+    #[inline(never)]
+    fn catch_up_ppu_work<const NOTE: bool>(&mut self, ram: &Ram) {
+        // The PPU's clock (the CPU's, until a CGB switches speed).
+        let dots = self.dots_at(self.now);
         let before = self.intf;
         // While a DMA runs, interleave it with the PPU's transitions so the
         // OAM scan and the pixels see the bytes copied by then, no later.
@@ -197,6 +209,7 @@ impl Hardware {
             self.dma_catch_up(ram, self.now);
         }
         self.intf |= self.ppu.catch_up_with::<NOTE>(dots);
+        self.ppu_next = self.cpu_time_of(self.ppu.next_transition());
         if self.ppu.late_irq_at == dots && self.ppu.late_irq != 0 {
             self.note_late_ppu_irq(before);
         }

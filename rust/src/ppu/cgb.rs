@@ -17,6 +17,7 @@
 //! for the whole line).
 
 use super::*;
+use crate::state::{StateReader, StateWriter};
 
 /// The CGB's PPU state; `Ppu::cgb` is `None` on a DMG.
 #[derive(Clone)]
@@ -24,10 +25,12 @@ pub(crate) struct PpuCgb {
     /// CGB mode; `false`: DMG compatibility mode (the DMG renderer, the
     /// palettes locked, VBK fixed at 0).
     pub(crate) cgb_mode: bool,
-    /// VBK bit 0: the VRAM bank the CPU sees.
+    /// VBK bit 0: the VRAM bank the CPU sees. That bank is always
+    /// `Ppu::vram` (the DMG's, so the CPU's VRAM accesses are the DMG's);
+    /// VBK swaps the two boxes.
     pub(crate) vbk: u8,
-    /// VRAM bank 1.
-    pub(crate) vram1: Box<[u8; 0x2000]>,
+    /// The VRAM bank the CPU does not see (bank 1 while VBK is 0).
+    pub(crate) vram_other: Box<[u8; 0x2000]>,
     /// Palette RAM: 8 background palettes then 8 object palettes, 4
     /// colours of 2 bytes (little-endian 15-bit BGR) each.
     pub(crate) pal: [u8; 128],
@@ -74,7 +77,7 @@ impl PpuCgb {
         PpuCgb {
             cgb_mode,
             vbk: 0,
-            vram1: Box::new([0; 0x2000]),
+            vram_other: Box::new([0; 0x2000]),
             pal,
             bcps: 0x88,
             ocps: 0x90,
@@ -83,8 +86,39 @@ impl PpuCgb {
         }
     }
 
+    /// Save the CGB PPU section (VRAM bank the CPU does not see, VBK,
+    /// palettes, their indices, OPRI); `Ppu::vram`, in the PPU section, is
+    /// the bank it sees.
+    pub(crate) fn save(&self, w: &mut StateWriter) {
+        w.begin_section(b"CGBP");
+        w.bool(self.cgb_mode);
+        w.u8(self.vbk);
+        w.raw(&self.vram_other[..]);
+        w.raw(&self.pal);
+        w.u8(self.bcps);
+        w.u8(self.ocps);
+        w.u8(self.opri);
+        w.end_section();
+    }
+
+    pub(crate) fn load(&mut self, r: &mut StateReader) -> Result<()> {
+        r.begin_section(b"CGBP")?;
+        if r.bool()? != self.cgb_mode {
+            return Err(Error::InvalidState(
+                "state was saved in the other CGB mode (CGB vs DMG compatibility)".into(),
+            ));
+        }
+        self.vbk = r.u8()? & 1;
+        self.vram_other.copy_from_slice(r.raw(0x2000)?);
+        self.pal.copy_from_slice(r.raw(128)?);
+        self.bcps = r.u8()? & 0xBF;
+        self.ocps = r.u8()? & 0xBF;
+        self.opri = r.u8()? & 1;
+        r.end_section()
+    }
+
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.vram1.len() + self.line_pal.len() * 128
+        self.vram_other.len() + self.line_pal.len() * 128
     }
 }
 
@@ -106,43 +140,43 @@ impl Ppu {
         self.cgb.as_ref().is_some_and(|c| c.cgb_mode)
     }
 
-    /// VRAM byte `index` of the bank the CPU sees (VBK).
+    /// VRAM banks 0 and 1 (on a DMG: bank 0 twice).
     #[inline]
-    pub fn read_vram(&self, index: usize) -> u8 {
+    pub(super) fn vram_banks(&self) -> (&[u8; 0x2000], &[u8; 0x2000]) {
         match &self.cgb {
-            Some(c) if c.vbk & 1 != 0 => c.vram1[index],
-            _ => self.vram[index],
-        }
-    }
-
-    /// Write VRAM byte `index` of the bank the CPU sees (VBK).
-    #[inline]
-    pub fn write_vram_banked(&mut self, index: usize, value: u8) {
-        match &mut self.cgb {
-            Some(c) if c.vbk & 1 != 0 => {
-                if c.vram1[index] != value {
-                    c.vram1[index] = value;
-                    self.content_gen += 1;
-                }
-            }
-            _ => self.write_vram(index, value),
+            Some(c) if c.vbk & 1 != 0 => (&c.vram_other, &self.vram),
+            Some(c) => (&self.vram, &c.vram_other),
+            None => (&self.vram, &self.vram),
         }
     }
 
     /// VRAM bank 1 (CGB only).
     pub fn vram1(&self) -> Option<&[u8; 0x2000]> {
-        self.cgb.as_ref().map(|c| &*c.vram1)
+        self.cgb.as_ref()?;
+        Some(self.vram_banks().1)
     }
 
     /// Write byte `index` of VRAM bank `bank` whatever VBK says (HDMA, the
     /// debugger); bank 1 is ignored on a DMG.
     pub fn write_vram_bank(&mut self, bank: usize, index: usize, value: u8) {
-        if bank == 0 {
-            self.write_vram(index, value);
-        } else if let Some(c) = &mut self.cgb {
-            if c.vram1[index] != value {
-                c.vram1[index] = value;
+        match &mut self.cgb {
+            Some(c) if (c.vbk & 1) as usize != bank & 1 && c.vram_other[index] != value => {
+                c.vram_other[index] = value;
                 self.content_gen += 1;
+            }
+            Some(c) if (c.vbk & 1) as usize != bank & 1 => {}
+            Some(_) => self.write_vram(index, value),
+            None if bank == 0 => self.write_vram(index, value),
+            None => {}
+        }
+    }
+
+    /// Set VBK: the CPU's bank becomes `Ppu::vram` (a swap of two boxes).
+    fn set_vbk(&mut self, vbk: u8) {
+        if let Some(c) = self.cgb.as_deref_mut() {
+            if c.vbk != vbk & 1 {
+                c.vbk = vbk & 1;
+                std::mem::swap(&mut self.vram, &mut c.vram_other);
             }
         }
     }
@@ -155,6 +189,23 @@ impl Ppu {
     /// The palette RAM each visible line was drawn with (CGB only).
     pub fn line_palettes(&self) -> Option<&[[u8; 128]; HEIGHT]> {
         self.cgb.as_ref().map(|c| &*c.line_pal)
+    }
+
+    /// Save the CGB section (nothing on a DMG).
+    pub(crate) fn save_cgb(&self, w: &mut StateWriter) {
+        if let Some(c) = &self.cgb {
+            c.save(w);
+        }
+    }
+
+    /// Load the CGB section; the content generation moves on (VRAM bank 1
+    /// and the palettes changed).
+    pub(crate) fn load_cgb(&mut self, r: &mut StateReader) -> Result<()> {
+        if let Some(c) = self.cgb.as_deref_mut() {
+            c.load(r)?;
+            self.content_gen += 1;
+        }
+        Ok(())
     }
 
     /// Whether the palette data registers are inaccessible now (mode 3).
@@ -190,11 +241,16 @@ impl Ppu {
             // The line being drawn keeps the colours it started with.
             self.flush_line();
         }
+        if addr == 0xFF4F {
+            if self.cgb_mode() {
+                self.set_vbk(value);
+            }
+            return true;
+        }
         let Some(c) = self.cgb.as_mut() else {
             return false;
         };
         match addr {
-            0xFF4F if c.cgb_mode => c.vbk = value & 1,
             0xFF68 => c.bcps = value & 0xBF,
             0xFF6A => c.ocps = value & 0xBF,
             0xFF69 | 0xFF6B if c.cgb_mode => {
@@ -233,13 +289,13 @@ impl Ppu {
         let Some(c) = self.cgb.as_deref() else {
             return;
         };
+        let banks = self.vram_banks();
         // Per pixel: palette slot and, for objects' priority, whether the
         // BG colour is non-zero and whether the BG tile claims priority.
         let mut slot = [0u8; WIDTH];
         let mut bg_opaque = [false; WIDTH];
         let mut bg_prio = [false; WIDTH];
         let bg_end = win.unwrap_or(WIDTH);
-        let banks = (&*self.vram, &*c.vram1);
         let mut line = Line {
             slot: &mut slot,
             bg_opaque: &mut bg_opaque,
@@ -285,11 +341,7 @@ impl Ppu {
                 if tall {
                     tile &= 0xFE;
                 }
-                let bank: &[u8; 0x2000] = if attrs & 0x08 != 0 {
-                    &c.vram1
-                } else {
-                    &self.vram
-                };
+                let bank = if attrs & 0x08 != 0 { banks.1 } else { banks.0 };
                 let (lo, hi) = row_planes(bank, tile * 16 + row * 2, attrs & 0x20 != 0);
                 let pal = 32 + (attrs & 7) * 4;
                 let behind = attrs & 0x80 != 0;
