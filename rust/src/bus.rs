@@ -121,11 +121,6 @@ pub struct Hardware {
     /// The PPU and APU count time on a clock of their own (`CgbHw::dots`):
     /// set from the first CGB speed switch on, never on a DMG.
     pub(crate) speed_mapped: bool,
-    /// The PPU's next transition on the CPU's clock (`Ppu::next_transition`
-    /// through `cpu_time_of`), kept by `reschedule` and the PPU's catch-up,
-    /// the only ways the PPU moves on: the catch-up's quick exit compares
-    /// it with `now`. Derived, not saved.
-    pub(crate) ppu_next: u64,
 }
 
 /// Entries of `Hardware::rets`: more than the `CALL nn`s (6 M-cycles each)
@@ -175,7 +170,6 @@ impl Hardware {
             rets: [0; RET_RING],
             cgb: None,
             speed_mapped: false,
-            ppu_next: 0,
         };
         hw.reschedule();
         hw

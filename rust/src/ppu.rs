@@ -48,6 +48,26 @@ const LINES: usize = LINES_PER_FRAME as usize;
 const OAM_SCAN_DOTS: u64 = 80;
 const MODE3_BASE_DOTS: u64 = 172;
 
+/// The object sizes an OAM scan saw when LCDC.2 switched during it (bit k:
+/// object k scanned as 8x16; 40 bits), packed with a high marker bit so that
+/// `Option<ScanSizes>` takes 8 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ScanSizes(std::num::NonZeroU64);
+
+impl ScanSizes {
+    const MARK: u64 = 1 << 63;
+
+    fn new(mask: u64) -> ScanSizes {
+        // Never zero: the marker bit is set.
+        let packed = (mask & ((1 << 40) - 1)) | Self::MARK;
+        ScanSizes(std::num::NonZeroU64::new(packed).unwrap_or(std::num::NonZeroU64::MAX))
+    }
+
+    fn get(self) -> u64 {
+        self.0.get() & !Self::MARK
+    }
+}
+
 /// Where in the scanline the next transition leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -113,7 +133,7 @@ pub struct Ppu {
     /// Derived: for each line 0..=153, how many objects overlap it (8x16 if
     /// `obj_tall`). Rebuilt lazily after OAM or the object size changes; not
     /// saved.
-    obj_lines: Box<[u8; LINES]>,
+    obj_lines: [u8; LINES],
     obj_lines_valid: bool,
     obj_lines_tall: bool,
     pub(crate) lcdc: u8,
@@ -184,7 +204,7 @@ pub struct Ppu {
     scan_tall: bool,
     /// Set while this line's OAM scan saw the object size switched midway:
     /// bit k says object k was scanned as 8x16 (`switch_scan_size`).
-    scan_sizes: Option<u64>,
+    scan_sizes: Option<ScanSizes>,
     /// The fast renderer's line being drawn: shades, and BG colour indices
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
@@ -239,7 +259,7 @@ impl Ppu {
         let mut p = Ppu {
             vram: Box::new([0; 0x2000]),
             oam: [0; 0xA0],
-            obj_lines: Box::new([0; LINES]),
+            obj_lines: [0; LINES],
             obj_lines_valid: false,
             obj_lines_tall: false,
             lcdc: 0x91,
@@ -442,11 +462,10 @@ impl Ppu {
     }
 
     /// Heap bytes owned beside the inline size: VRAM, the frame of shades
-    /// and the object-line table.
+    /// and a CGB's part.
     pub fn heap_bytes(&self) -> usize {
         self.vram.len()
             + self.frame.len()
-            + self.obj_lines.len()
             + self
                 .cgb
                 .as_ref()
@@ -706,7 +725,7 @@ impl Stateful for Ppu {
         // The window's WY latch and the OAM scan's object sizes time mode 3.
         w.bool(self.wy_triggered);
         w.bool(self.wy_at_m3);
-        w.u64(self.scan_sizes.unwrap_or(u64::MAX));
+        w.u64(self.scan_sizes.map_or(u64::MAX, ScanSizes::get));
         w.end_section();
     }
 
@@ -759,7 +778,7 @@ impl Stateful for Ppu {
         self.wy_at_m3 = r.bool()?;
         self.scan_sizes = match r.u64()? {
             u64::MAX => None,
-            m if m >> 40 == 0 => Some(m),
+            m if m >> 40 == 0 => Some(ScanSizes::new(m)),
             m => {
                 return Err(Error::InvalidState(format!(
                     "corrupted state: PPU object sizes {m:#x} out of range"

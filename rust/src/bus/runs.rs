@@ -238,7 +238,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         let hw = &*self.hw;
         // The turn's read comes in its third M-cycle, after three ticks.
         let read = self.now + 12;
-        let next = hw.ppu_next;
+        let next = hw.cpu_time_of(hw.ppu.next_transition());
         // Otherwise `catch_up_ppu` would have work to do at the first read.
         // (Its late-request note needs a transition in the M-cycle of the
         // read; those caught up so far all came by `now`.)

@@ -14,17 +14,10 @@ impl Hardware {
         // interrupt request is raised (`timer_irq_edge`).
         let ev = self.timer.next_event();
         self.ev_timer = if ev == u64::MAX { ev } else { ev - 4 };
-        // The PPU counts dots: its times on the CPU's clock (the same clock
-        // until a CGB switches speed).
-        let (next_event, next) = if self.speed_mapped {
-            let c = (self.ppu.next_event(), self.ppu.next_transition());
-            (self.cpu_time_of(c.0), self.cpu_time_of(c.1))
-        } else {
-            (self.ppu.next_event(), self.ppu.next_transition())
-        };
-        self.ppu_next = next;
         self.ev_ppu = if self.ppu.lcd_on() {
-            next_event
+            // The PPU counts dots: its time on the CPU's clock (the same
+            // clock until a CGB switches speed).
+            self.cpu_time_of(self.ppu.next_event())
         } else {
             // With the LCD off, frames are counted by time.
             self.frame_start.saturating_add(self.frame_cycles())
@@ -179,10 +172,9 @@ impl Hardware {
 
     #[inline]
     fn catch_up_ppu_with<const NOTE: bool>(&mut self, ram: &Ram) {
-        // `ppu_next` is the PPU's next transition on the CPU's clock. The
-        // quick exit is inlined into the callers; the work is not.
+        // The quick exit is inlined into the callers; the work is not.
         if self.dma.copied >= 160
-            && self.ppu_next > self.now
+            && self.cpu_time_of(self.ppu.next_transition()) > self.now
             && !(self.ppu.late_irq != 0 && self.ppu.late_irq_at == self.dots_at(self.now))
         {
             return;
@@ -209,7 +201,6 @@ impl Hardware {
             self.dma_catch_up(ram, self.now);
         }
         self.intf |= self.ppu.catch_up_with::<NOTE>(dots);
-        self.ppu_next = self.cpu_time_of(self.ppu.next_transition());
         if self.ppu.late_irq_at == dots && self.ppu.late_irq != 0 {
             self.note_late_ppu_irq(before);
         }

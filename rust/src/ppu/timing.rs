@@ -339,7 +339,7 @@ impl Ppu {
     #[inline]
     pub(super) fn scan_height(&self, i: usize, tall: bool) -> i32 {
         let t = match self.scan_sizes {
-            Some(mask) => mask >> i & 1 != 0,
+            Some(mask) => mask.get() >> i & 1 != 0,
             None => tall,
         };
         if t {
@@ -362,9 +362,9 @@ impl Ppu {
         let before = (1u64 << reached) - 1;
         let old = self
             .scan_sizes
-            .unwrap_or(if self.lcdc & 0x04 != 0 { ALL } else { 0 });
+            .map_or(if self.lcdc & 0x04 != 0 { ALL } else { 0 }, |s| s.get());
         let new = if tall_now { ALL & !before } else { 0 };
-        self.scan_sizes = Some(old & before | new);
+        self.scan_sizes = Some(ScanSizes::new(old & before | new));
     }
 
     /// Length of mode 3 on the current line, in dots: 172 plus the SCX fine
