@@ -270,3 +270,35 @@ fn cgb_states_continue_and_refuse_the_other_model() {
         assert!(err.contains("saved on a DMG"), "{err}");
     }
 }
+
+// ---- Blargg's CGB ROMs ------------------------------------------------------------
+
+/// A Blargg ROM on a CGB, both paths (same verdict, registers and clock).
+fn blargg_cgb(rel: &str, frames: u32) {
+    let Some(rom) = common::load(rel) else {
+        return;
+    };
+    let mut ends = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::Cgb).expect("ROM loads");
+        gb.set_reference_mode(reference);
+        if let Err(e) = common::run_blargg_gb(&mut gb, frames) {
+            panic!("{rel} (reference path {reference}): {e}");
+        }
+        ends.push((gb.registers(), gb.cycles()));
+    }
+    assert_eq!(ends[0], ends[1], "{rel}: the paths end differently");
+}
+
+/// Double speed: interrupt latency measured in both speeds.
+#[test]
+fn blargg_interrupt_time_cgb() {
+    blargg_cgb("blargg/interrupt_time/interrupt_time.gb", 600);
+}
+
+/// The CGB's APU: wave RAM read and retrigger while playing, power-off
+/// clearing the length counters, and the rest of dmg_sound's checks.
+#[test]
+fn blargg_cgb_sound() {
+    blargg_cgb("blargg/cgb_sound/cgb_sound.gb", 3000);
+}

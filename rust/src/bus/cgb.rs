@@ -24,6 +24,7 @@ impl Hardware {
     pub(crate) fn make_cgb(&mut self, rom: &[u8]) {
         let cgb = CgbHw::post_boot(rom);
         self.ppu.make_cgb(cgb.cgb_mode);
+        self.apu.make_cgb();
         self.cgb = Some(Box::new(cgb));
     }
 
