@@ -7,6 +7,7 @@ palette) or taken from the shared folder (cgb-acid2, skipped when it is absent).
 
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
 
@@ -140,3 +141,36 @@ def test_cgb_acid2_through_python(shared_roms: Path) -> None:
     with Image.open(shared_roms / "acid2" / "cgb-acid2-reference.png") as image:
         reference = np.asarray(image.convert("RGB"))
     assert (gb.screen == reference).all()
+
+
+def test_conformance_runner_cgb_column(shared_roms: Path) -> None:
+    import emurust.conformance as conf
+
+    assert conf.gambatte_cgb_expectation("x/a_dmg08_out3_cgb04c_out1.gbc") == ("hex", "1")
+    assert conf.gambatte_cgb_expectation("x/a_dmg08_cgb04c_outaudio0.gbc") == ("audio", "0")
+    with pytest.raises(ValueError, match="no CGB expectation"):
+        conf.gambatte_cgb_expectation("x/a_dmg08_out3.gb")
+    if not (shared_roms / conf.GAMBATTE_DIR).is_dir():
+        pytest.skip("gambatte-hwtests not present")
+    specs, _ = conf.catalogue(shared_roms)
+    column = {s.rel: s for s in specs if s.suite == "gambatte-cgb"}
+    assert all(s.model == "cgb" for s in column.values())
+    assert set(conf.KNOWN_CGB_FAILURES) <= set(column)
+    # One the CGB passes (its CGB result differs from the DMG's: a DMG fails the rule) and
+    # one listed as a known CGB failure.
+    passing = (
+        f"{conf.GAMBATTE_DIR}/sound/ch3_reset_nr4init_freq7fd_read_ff30_2"
+        "_dmg08_outFF_cgb04c_out10.gbc"
+    )
+    failing = f"{conf.GAMBATTE_DIR}/window/late_disable_scx2_1_dmg08_out3_cgb04c_out0.gbc"
+    for rel, model, status in (
+        (passing, "cgb", "pass"),
+        (passing, "dmg", "fail"),
+        (failing, "cgb", "fail"),
+    ):
+        if rel not in column:
+            pytest.skip(f"{rel} not present")
+        probe = functools.partial(conf.emurust_probe, shared_roms / rel, model)
+        verdict = conf.run_one(probe, column[rel])
+        assert verdict.status == status, (rel, model, verdict.detail)
+    assert failing in conf.KNOWN_CGB_FAILURES
