@@ -46,9 +46,14 @@ bash bench/install_pufferlib.sh >/dev/null 2>&1 || echo "note: PufferLib could n
 python bench/batch.py
 
 printf '\n==== conformance suites (emurust vs PyBoy)\n'
-python -m emurust.conformance --json bench/results/conformance.json --skip-suite gambatte "$@"
-# gambatte's 872 hardware tests: emurust only here (PyBoy spends seconds per ROM on them; for
-# the side-by-side table run: python -m emurust.conformance --suite gambatte).
+python -m emurust.conformance --json bench/results/conformance.json --skip-suite gambatte \
+    --skip-suite gambatte-cgb "$@"
+# gambatte's 872 hardware tests and their CGB column (847): emurust only here (PyBoy spends
+# seconds per ROM on them; for the side-by-side table run: python -m emurust.conformance
+# --suite gambatte, or --suite gambatte-cgb).
 printf '\n==== gambatte hardware tests (emurust)\n'
 python -m emurust.conformance --json bench/results/conformance_gambatte.json --suite gambatte \
     --no-pyboy
+printf '\n==== gambatte hardware tests, CGB column (emurust)\n'
+python -m emurust.conformance --json bench/results/conformance_gambatte_cgb.json \
+    --suite gambatte-cgb --no-pyboy

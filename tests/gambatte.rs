@@ -18,7 +18,7 @@
 //! show. `all_roms_have_a_test` checks this file against the folder.
 mod common;
 
-use emurust::GameBoy;
+use emurust::{GameBoy, Model};
 
 /// The folder under `$EMURUST_ROMS`.
 const DIR: &str = "gambatte-hwtests";
@@ -96,8 +96,35 @@ struct Outcome {
     cycles: u64,
 }
 
+/// What a ROM's file name says a CGB shows (`_cgb04c_out<HEX>` or
+/// `_cgb04c_outaudio0/1`), if it says.
+fn cgb_expectation(rel: &str) -> Option<Expect> {
+    let stem = rel.rsplit_once('.').map_or(rel, |(s, _)| s);
+    let tag = "_cgb04c_out";
+    let rest = &stem[stem.find(tag)? + tag.len()..];
+    if rest.starts_with("audio0") {
+        return Some(Expect::Audio(false));
+    }
+    if rest.starts_with("audio1") {
+        return Some(Expect::Audio(true));
+    }
+    let digits: Vec<u8> = rest
+        .chars()
+        .map_while(|c| c.to_digit(16).map(|d| d as u8))
+        .collect();
+    (!digits.is_empty()).then_some(Expect::Hex(digits))
+}
+
 fn run(rom: &[u8], reference: bool, audio: bool) -> Outcome {
-    let mut gb = GameBoy::new(rom, None).expect("ROM loads");
+    run_model(rom, Model::Dmg, reference, audio)
+}
+
+/// `run` on `model`. A CGB's screen is read as shades too: white (0x7FFF)
+/// as 0, black as 3 and any other colour as 1, which no digit cell holds
+/// (the tests show dark digits on a light background in a palette of
+/// their own).
+fn run_model(rom: &[u8], model: Model, reference: bool, audio: bool) -> Outcome {
+    let mut gb = GameBoy::with_model(rom, None, model).expect("ROM loads");
     gb.set_reference_mode(reference);
     if audio {
         gb.set_sound_output(Some(AUDIO_RATE)).expect("sample rate");
@@ -108,8 +135,19 @@ fn run(rom: &[u8], reference: bool, audio: bool) -> Outcome {
     while gb.cycles() - start <= RUN_CYCLES {
         gb.run_frame(true);
     }
+    let shades = match gb.screen().colors() {
+        None => gb.screen().shades().to_vec(),
+        Some(colors) => colors
+            .iter()
+            .map(|&c| match c {
+                0x7FFF => 0,
+                0x0000 => 3,
+                _ => 1,
+            })
+            .collect(),
+    };
     Outcome {
-        shades: gb.screen().shades().to_vec(),
+        shades,
         samples: gb.sound_samples().to_vec(),
         cycles: gb.cycles() - start,
     }
@@ -219,8 +257,39 @@ fn check(rel: &str) {
     }
     let failures = expected_failures().unwrap_or_else(|e| panic!("{e}"));
     let known = failures.iter().find(|f| f.rom == rel);
-    if let Some(problem) = judge(rel, verdict(&expect, &fast), shown(&expect, &fast), known) {
+    let result = verdict(&expect, &fast);
+    if let Some(problem) = judge(rel, result, shown(&expect, &fast), known, DMG_LIST) {
         panic!("{problem}");
+    }
+}
+
+/// The CGB column: a ROM with a CGB expectation runs on a CGB, both paths,
+/// against `gambatte_cgb_failures.tsv` as `check` does for the DMG.
+fn check_cgb(rel: &str) {
+    let Some(expect) = cgb_expectation(rel) else {
+        return;
+    };
+    let Some(rom) = common::load(&format!("{DIR}/{rel}")) else {
+        return;
+    };
+    let audio = matches!(expect, Expect::Audio(_));
+    let fast = run_model(&rom, Model::Cgb, false, audio);
+    let slow = run_model(&rom, Model::Cgb, true, audio);
+    // The two paths must agree on every ROM, listed as a failure or not.
+    if fast != slow {
+        panic!(
+            "{rel} (CGB): fast path (shows {}; {} cycles) and reference path (shows {}; {} cycles) disagree",
+            shown(&expect, &fast),
+            fast.cycles,
+            shown(&expect, &slow),
+            slow.cycles
+        );
+    }
+    let failures = cgb_expected_failures().unwrap_or_else(|e| panic!("{e}"));
+    let known = failures.iter().find(|f| f.rom == rel);
+    let result = verdict(&expect, &fast);
+    if let Some(problem) = judge(rel, result, shown(&expect, &fast), known, CGB_LIST) {
+        panic!("{problem} (CGB)");
     }
 }
 
@@ -232,6 +301,7 @@ fn judge(
     result: Result<(), String>,
     shows: String,
     known: Option<&ExpectedFailure>,
+    list: &str,
 ) -> Option<String> {
     match (result, known) {
         (Ok(()), None) => None,
@@ -240,12 +310,12 @@ fn judge(
             None
         }
         (Err(why), Some(f)) => Some(format!(
-            "{rel}: fails differently from gambatte_failures.tsv ({why}): shows {shows:?}, listed as showing {:?}",
+            "{rel}: fails differently from {list} ({why}): shows {shows:?}, listed as showing {:?}",
             f.shows
         )),
         (Err(why), None) => Some(format!("{rel}: {why}")),
         (Ok(()), Some(f)) => Some(format!(
-            "{rel}: passes now, but gambatte_failures.tsv lists it ({}): remove it from the list",
+            "{rel}: passes now, but {list} lists it ({}): remove it from the list",
             f.reason
         )),
     }
@@ -259,12 +329,13 @@ fn listed_failures_must_fail_as_recorded() {
         shows: "3",
     };
     let err = || Err("screen shows ?, expected 0".to_string());
-    assert_eq!(judge("x", err(), "3".into(), Some(&listed)), None);
-    let moved = judge("x", err(), "2".into(), Some(&listed));
+    let judge = |r, shows: &str, known| judge("x", r, shows.into(), known, DMG_LIST);
+    assert_eq!(judge(err(), "3", Some(&listed)), None);
+    let moved = judge(err(), "2", Some(&listed));
     assert!(moved.is_some_and(|m| m.contains("fails differently")));
-    assert!(judge("x", Ok(()), "0".into(), Some(&listed)).is_some_and(|m| m.contains("passes now")));
-    assert!(judge("x", err(), "3".into(), None).is_some());
-    assert_eq!(judge("x", Ok(()), "0".into(), None), None);
+    assert!(judge(Ok(()), "0", Some(&listed)).is_some_and(|m| m.contains("passes now")));
+    assert!(judge(err(), "3", None).is_some());
+    assert_eq!(judge(Ok(()), "0", None), None);
 }
 
 #[test]
@@ -365,6 +436,31 @@ fn font_cells_are_read_back() {
     assert!(verdict(&Expect::Audio(true), &flat).is_err());
 }
 
+#[test]
+fn cgb_expectations_from_names() {
+    assert_eq!(
+        cgb_expectation("x/a_dmg08_cgb04c_out0A.gbc"),
+        Some(Expect::Hex(vec![0, 10]))
+    );
+    assert_eq!(
+        cgb_expectation("x/a_dmg08_out3_cgb04c_out1.gbc"),
+        Some(Expect::Hex(vec![1]))
+    );
+    assert_eq!(
+        cgb_expectation("x/a_dmg08_outaudio1_cgb04c_outaudio0.gbc"),
+        Some(Expect::Audio(false))
+    );
+    assert_eq!(cgb_expectation("x/a_dmg08_out3.gb"), None);
+    assert_eq!(cgb_expectation("x/a_dmg08_cgb_blank.gb"), None);
+    for f in cgb_expected_failures().unwrap_or_else(|e| panic!("{e}")) {
+        let rel = f.rom;
+        assert!(
+            ROMS.contains(&rel) && cgb_expectation(rel).is_some(),
+            "gambatte_cgb_failures.tsv lists {rel}, which has no CGB test"
+        );
+    }
+}
+
 /// ROMs that fail today and why, shared with `emurust.conformance`: remove
 /// a ROM when a fix makes it pass (its test says so).
 const EXPECTED_FAILURES: &str = include_str!("../python/emurust/data/gambatte_failures.tsv");
@@ -380,13 +476,31 @@ struct ExpectedFailure {
     shows: &'static str,
 }
 
-/// `EXPECTED_FAILURES`: `[failures]` lines are `ROM <tab> reason key <tab>
-/// what emurust shows`.
+/// The CGB column's failures, in the same format.
+const CGB_EXPECTED_FAILURES: &str =
+    include_str!("../python/emurust/data/gambatte_cgb_failures.tsv");
+
+const DMG_LIST: &str = "gambatte_failures.tsv";
+const CGB_LIST: &str = "gambatte_cgb_failures.tsv";
+
+/// `EXPECTED_FAILURES` (the DMG's).
 fn expected_failures() -> Result<Vec<ExpectedFailure>, String> {
+    parse_failures(EXPECTED_FAILURES, DMG_LIST)
+}
+
+/// `CGB_EXPECTED_FAILURES`.
+fn cgb_expected_failures() -> Result<Vec<ExpectedFailure>, String> {
+    parse_failures(CGB_EXPECTED_FAILURES, CGB_LIST)
+}
+
+/// A failures list (`list`, its file name for messages): `[reasons]` lines
+/// are `key <tab> reason`, `[failures]` lines `ROM <tab> reason key <tab>
+/// what emurust shows`.
+fn parse_failures(text: &'static str, list: &str) -> Result<Vec<ExpectedFailure>, String> {
     let mut reasons: Vec<(&str, &str)> = Vec::new();
     let mut failures = Vec::new();
     let mut section = "";
-    for line in EXPECTED_FAILURES.lines() {
+    for line in text.lines() {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -396,28 +510,24 @@ fn expected_failures() -> Result<Vec<ExpectedFailure>, String> {
         }
         let (key, value) = line
             .split_once('\t')
-            .ok_or_else(|| format!("gambatte_failures.tsv: no tab in {line:?}"))?;
+            .ok_or_else(|| format!("{list}: no tab in {line:?}"))?;
         match section {
             "[reasons]" => reasons.push((key, value)),
             "[failures]" => {
-                let (why, shows) = value.split_once('\t').ok_or_else(|| {
-                    format!("gambatte_failures.tsv: {key} does not say what emurust shows")
-                })?;
+                let (why, shows) = value
+                    .split_once('\t')
+                    .ok_or_else(|| format!("{list}: {key} does not say what emurust shows"))?;
                 let reason = reasons
                     .iter()
                     .find(|(k, _)| *k == why)
-                    .ok_or_else(|| format!("gambatte_failures.tsv: unknown reason {why:?}"))?;
+                    .ok_or_else(|| format!("{list}: unknown reason {why:?}"))?;
                 failures.push(ExpectedFailure {
                     rom: key,
                     reason: reason.1,
                     shows,
                 });
             }
-            _ => {
-                return Err(format!(
-                    "gambatte_failures.tsv: line outside a section: {line:?}"
-                ))
-            }
+            _ => return Err(format!("{list}: line outside a section: {line:?}")),
         }
     }
     Ok(failures)
@@ -428,6 +538,11 @@ macro_rules! gambatte {
         /// Every ROM with a test (checked against the folder's manifest).
         const ROMS: &[&str] = &[$($path),*];
         $( #[test] fn $name() { check($path); } )*
+        /// The CGB column: the same ROMs on a CGB (those with a CGB
+        /// expectation; the others return at once).
+        mod cgb {
+            $( #[test] fn $name() { super::check_cgb($path); } )*
+        }
     };
 }
 

@@ -94,11 +94,16 @@ def _read_state(
 
 
 class GameBoy(_core.GameBoy):
-    """A Game Boy (DMG) running one cartridge.
+    """A Game Boy (DMG) or Game Boy Color (CGB) running one cartridge.
 
     ``rom`` is a path (``str`` or ``os.PathLike``) or the ROM image as bytes-like data;
-    ``boot_rom`` likewise, and must be exactly 256 bytes (else :class:`InvalidRomError`).
-    Without a boot ROM the machine starts in the documented post-boot state.
+    ``boot_rom`` likewise, and must be exactly 256 bytes (else :class:`InvalidRomError`;
+    DMG only). Without a boot ROM the machine starts in the documented post-boot state.
+
+    ``model`` is ``"dmg"`` (the default), ``"cgb"`` or ``"auto"``: the CGB for a cartridge
+    whose header byte 0x143 has bit 7 set, as PyBoy's ``cgb=None``. A CGB runs such a
+    cartridge in CGB mode and any other in DMG compatibility mode; :attr:`model` and
+    :attr:`cgb_mode` say which.
 
     ``palette`` (optional) sets the four screen colours, lightest first, as
     :attr:`palette` does (default: the DMG greys ``FF``/``AA``/``55``/``00``).
@@ -122,10 +127,11 @@ class GameBoy(_core.GameBoy):
         boot_rom: RomSource | None = None,
         palette: PaletteLike | None = None,
         sound_sample_rate: int | None = None,
+        model: str = "dmg",
     ) -> Self:
         data = _read_image(rom, "rom", MAX_ROM_SIZE)
         boot = None if boot_rom is None else _read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
-        self = super().__new__(cls, data, boot)
+        self = super().__new__(cls, data, boot, model)
         if palette is not None:
             self.palette = palette
         if sound_sample_rate is not None:

@@ -26,7 +26,8 @@ class VecGameBoy(_core.VecGameBoy):
     ``ram_addresses`` is any iterable of integer addresses 0..=0xFFFF (NumPy arrays
     included); ``action_table`` is ``"default"`` (the four directions, A, B, START and a
     no-op), None (actions are button bitmasks) or a sequence of actions, each a button name
-    or a sequence of names (case-insensitive; empty = no-op)."""
+    or a sequence of names (case-insensitive; empty = no-op). ``model`` is ``"dmg"`` (the
+    default), ``"cgb"`` or ``"auto"``, as for :class:`GameBoy`."""
 
     __slots__ = ()
 
@@ -44,6 +45,7 @@ class VecGameBoy(_core.VecGameBoy):
         action_table: ActionTable = "default",
         frame_stack: SupportsIndex | None = None,
         boot_rom: _Image | None = None,
+        model: str = "dmg",
     ) -> Self:
         kwargs: dict[str, Any] = {}
         if ram_addresses is not None:
@@ -61,5 +63,6 @@ class VecGameBoy(_core.VecGameBoy):
             initial_state=initial_state,
             frame_stack=frame_stack,
             boot_rom=boot_rom,
+            model=model,
             **kwargs,
         )

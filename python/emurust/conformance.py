@@ -36,6 +36,10 @@ Suites (DMG only; ROMs missing from ``emurust.roms_dir()`` are skipped with a no
   last frame's sound is constant / not; ``_dmg08_cgb_blank``: an all-light screen. PyBoy runs
   16 frames after its boot ROM hands over. Known failures come from
   ``emurust/data/gambatte_failures.tsv`` (shared with ``tests/gambatte.rs``).
+* ``gambatte-cgb``: the same ROMs' CGB column (``_cgb04c_out<HEX>``, ``_cgb04c_outaudio0/1``),
+  run on a CGB (emurust ``model="cgb"``, PyBoy ``cgb=True``), the screen read in PyBoy's colour
+  conversion: white as light, black as dark (:func:`cgb_cells`). Known failures come from
+  ``emurust/data/gambatte_cgb_failures.tsv``.
 
 Both emulators are judged by the same functions (:func:`run_rules`, over a :class:`Probe`
 of callables), so a difference in verdict is a difference in emulation.
@@ -193,6 +197,7 @@ SUITES = (
     "mealybug",
     "gbmicrotest",
     "gambatte",
+    "gambatte-cgb",
 )
 
 GAMBATTE_DIR = "gambatte-hwtests"
@@ -280,6 +285,12 @@ def gambatte_known_failures() -> dict[str, str]:
     """The gambatte hardware tests emurust fails today (path under the ROM folder -> reason),
     from ``emurust/data/gambatte_failures.tsv``, which ``tests/gambatte.rs`` reads too."""
     text = (Path(__file__).parent / "data" / "gambatte_failures.tsv").read_text()
+    return _failures_from_tsv(text, "gambatte_failures.tsv")
+
+
+def _failures_from_tsv(text: str, name: str) -> dict[str, str]:
+    """A failures list (``[reasons]``, then ``[failures]``: ROM path, tab, reason key) as
+    ROM path under the ROM folder -> reason."""
     reasons: dict[str, str] = {}
     failures: dict[str, str] = {}
     section = ""
@@ -292,13 +303,27 @@ def gambatte_known_failures() -> dict[str, str]:
         if section == "[reasons]":
             key, value = line.split("\t", 1)
             reasons[key] = value
-        else:  # ROM, reason key, what emurust shows (checked by tests/gambatte.rs)
+        else:  # ROM, reason key[, what emurust shows (checked by tests/gambatte.rs)]
             key, value = line.split("\t")[:2]
+            if value not in reasons:
+                raise ValueError(f"{name}: unknown reason {value!r}")
             failures[f"{GAMBATTE_DIR}/{key}"] = reasons[value]
     return failures
 
 
 KNOWN_FAILURES.update(gambatte_known_failures())
+
+
+def gambatte_cgb_known_failures() -> dict[str, str]:
+    """The gambatte hardware tests emurust fails on a CGB (the ``_cgb04c_out`` column), from
+    ``emurust/data/gambatte_cgb_failures.tsv``, which ``tests/gambatte.rs`` reads too."""
+    text = (Path(__file__).parent / "data" / "gambatte_cgb_failures.tsv").read_text()
+    return _failures_from_tsv(text, "gambatte_cgb_failures.tsv")
+
+
+#: Known failures of the CGB column (``gambatte-cgb``), by ROM path: the same files as the
+#: DMG column, so kept apart from :data:`KNOWN_FAILURES`.
+KNOWN_CGB_FAILURES: dict[str, str] = gambatte_cgb_known_failures()
 KNOWN_FAILURES["blargg/oam_bug/rom_singles/7-timing_effect.gb"] = (
     "ROM defect: its text log overruns the 8 KB of cartridge RAM it declares and overwrites its"
     " own code, so it never gives a verdict; the combined oam_bug.gb covers it and passes"
@@ -323,6 +348,8 @@ class RomSpec:
     budget: int
     dmg_checksum: str | None = None
     reference: str | None = None
+    #: The machine: ``"dmg"``, or ``"cgb"`` for the CGB column of gambatte's tests.
+    model: str = "dmg"
 
 
 def is_dmg_mooneye_rom(name: str) -> bool:
@@ -408,10 +435,22 @@ def catalogue(roms: Path) -> tuple[list[RomSpec], list[str]]:
         notes.append(f"gbmicrotest: {GBMICROTEST_DIR} not found, skipped")
     gambatte = roms / GAMBATTE_DIR
     if gambatte.is_dir():
+        paths = [p for p in sorted(gambatte.rglob("*.gb*")) if p.suffix in (".gb", ".gbc")]
         specs.extend(
             RomSpec("gambatte", p.relative_to(roms).as_posix(), "gambatte", GAMBATTE_FRAMES)
-            for p in sorted(gambatte.rglob("*.gb*"))
-            if p.suffix in (".gb", ".gbc")
+            for p in paths
+        )
+        # The CGB column: the ROMs whose name holds a CGB result, run on a CGB.
+        specs.extend(
+            RomSpec(
+                "gambatte-cgb",
+                p.relative_to(roms).as_posix(),
+                "gambatte-cgb",
+                GAMBATTE_FRAMES,
+                model="cgb",
+            )
+            for p in paths
+            if "_cgb04c_out" in p.stem
         )
     else:
         notes.append(f"gambatte: {GAMBATTE_DIR} not found, skipped")
@@ -528,7 +567,7 @@ def run_rules(probe: Probe, spec: RomSpec) -> Verdict:
     end of the budget. ``auto`` checks both."""
     if spec.protocol == "screenshot":
         return _screenshot_rule(probe, spec)
-    if spec.protocol == "gambatte":
+    if spec.protocol in ("gambatte", "gambatte-cgb"):
         return _gambatte_rule(probe, spec)
     if spec.protocol == "gbmicrotest":
         start = time.perf_counter()
@@ -619,6 +658,36 @@ def gambatte_expectation(rel: str) -> tuple[str, str]:
     raise ValueError(f"{rel}: no DMG expectation in the file name")
 
 
+def gambatte_cgb_expectation(rel: str) -> tuple[str, str]:
+    """What a gambatte test's file name says a CGB shows (``_cgb04c_out<HEX>`` or
+    ``_cgb04c_outaudio0/1``): ``("hex", digits)`` or ``("audio", "0" or "1")``. ValueError
+    when it says nothing."""
+    stem = Path(rel).stem
+    tag = "_cgb04c_out"
+    at = stem.find(tag)
+    if at >= 0:
+        rest = stem[at + len(tag) :]
+        if rest.startswith(("audio0", "audio1")):
+            return "audio", rest[5]
+        digits = re.match(r"[0-9A-Fa-f]*", rest)
+        if digits and digits.group(0):
+            return "hex", digits.group(0).upper()
+    raise ValueError(f"{rel}: no CGB expectation in the file name")
+
+
+def cgb_cells(rgb: Any) -> Any:
+    """A CGB screen (144, 160, 3) in PyBoy's colour conversion (``x << 3``) as the shades the
+    digit rule reads: white (0xF8F8F8) as 0, black as 3, anything else as 1 (which no digit
+    cell holds). The tests draw dark digits on a light background in a palette of their own."""
+    import numpy as np
+
+    screen = np.asarray(rgb)[..., :3]
+    shades = np.ones(screen.shape[:2], dtype=np.uint8)
+    shades[(screen == 0xF8).all(axis=2)] = 0
+    shades[(screen == 0).all(axis=2)] = 3
+    return shades
+
+
 def gambatte_cells(shades: Any, count: int) -> str:
     """The digits the first ``count`` 8x8 cells of the top row show in gambatte's font
     (``?`` for a cell that is not exactly one of them)."""
@@ -659,7 +728,10 @@ def gambatte_verdict(expect: tuple[str, str], shades: Any, sound: Any) -> tuple[
 def _gambatte_rule(probe: Probe, spec: RomSpec) -> Verdict:
     if probe.run_cycles is None:
         return Verdict("n/a", 0, 0.0, "this emulator cannot run by T-cycles")
-    expect = gambatte_expectation(spec.rel)
+    if spec.model == "cgb":
+        expect = gambatte_cgb_expectation(spec.rel)
+    else:
+        expect = gambatte_expectation(spec.rel)
     start = time.perf_counter()
     frames, shades, sound = probe.run_cycles(spec.budget * FRAME_CYCLES, expect[0] == "audio")
     ok, detail = gambatte_verdict(expect, shades, sound)
@@ -670,11 +742,13 @@ def _gambatte_rule(probe: Probe, spec: RomSpec) -> Verdict:
 # The emulators
 
 
-def emurust_probe(rom: str | os.PathLike[str] | bytes) -> Probe:
-    """A :class:`Probe` over a fresh :class:`emurust.GameBoy` (frames run with render=False)."""
+def emurust_probe(rom: str | os.PathLike[str] | bytes, model: str = "dmg") -> Probe:
+    """A :class:`Probe` over a fresh :class:`emurust.GameBoy` of ``model`` (frames run with
+    render=False). A CGB's screen is read through :func:`cgb_cells`."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", emurust.EmuRustWarning)
-        gb = emurust.GameBoy(rom)
+        gb = emurust.GameBoy(rom, model=model)
+    cgb = model == "cgb"
 
     def step(n: int) -> None:
         gb.tick(n, render=False)
@@ -694,7 +768,8 @@ def emurust_probe(rom: str | os.PathLike[str] | bytes) -> Probe:
         while gb.cycles - start <= cycles:
             gb.tick(1, render=True)
             frames += 1
-        return frames, gb.screen_shades.copy(), gb.sound.copy() if sound else None
+        shades = cgb_cells(gb.screen) if cgb else gb.screen_shades.copy()
+        return frames, shades, gb.sound.copy() if sound else None
 
     return Probe(
         step=step,
@@ -718,15 +793,16 @@ def pyboy_available() -> bool:
 PYBOY_BOOT_FRAMES_MAX = 600  # PyBoy's DMG boot ROM hands over after about 2.5 s
 
 
-def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
-    """A :class:`Probe` over a headless PyBoy in DMG mode (``cgb=False``, its built-in boot
-    ROM, no frame limiter, log level ERROR).
+def pyboy_probe(rom: str | os.PathLike[str], model: str = "dmg") -> Probe:
+    """A :class:`Probe` over a headless PyBoy in DMG mode (``cgb=False``; ``cgb=True`` for
+    ``model="cgb"``), its built-in boot ROM, no frame limiter, log level ERROR.
 
     Serial: PyBoy 2.8.1 has no public serial API; ``PyBoy._serial()`` returns (and clears)
     the bytes the game wrote to SB (0xFF01) since the last call, in a 1024-byte ring, so it
     is drained after every frame. Battery RAM is never written back (``stop(save=False)``)."""
     pyboy = import_pyboy()
-    pb = pyboy.PyBoy(os.fspath(rom), window="null", cgb=False, log_level="ERROR")
+    cgb = model == "cgb"
+    pb = pyboy.PyBoy(os.fspath(rom), window="null", cgb=cgb, log_level="ERROR")
     pb.set_emulation_speed(0)
     out = bytearray()
 
@@ -762,6 +838,8 @@ def pyboy_probe(rom: str | os.PathLike[str]) -> Probe:
         for _ in range(n):
             pb.tick(1, True, False)  # every frame rendered: PyBoy's best case
             drain()
+        if cgb:
+            return cgb_cells(np.asarray(pb.screen.ndarray))
         rgb = np.asarray(pb.screen.ndarray)[..., :3].astype(np.int32)
         # PyBoy's default DMG palette: FFFFFF, 999999, 555555, 000000 (shades 0..3).
         levels = np.array([0xFF, 0x99, 0x55, 0x00])
@@ -912,7 +990,7 @@ def report(rows: Sequence[Row], with_pyboy: bool, out: TextIO) -> None:
             p_pass, _ = _count(srows, True)
             total += f", PyBoy {p_pass}/{n}"
         print(total, file=out)
-        if suite == "gambatte":
+        if suite in ("gambatte", "gambatte-cgb"):
             _by_folder(srows, with_pyboy, out)
 
     e_pass, n = _count(rows, False)
@@ -1041,7 +1119,15 @@ def _selected(args: argparse.Namespace, roms: Path) -> tuple[list[RomSpec], list
         specs = [s for s in specs if s.suite not in skipped]
     if args.frames is not None:
         specs = [
-            RomSpec(s.suite, s.rel, s.protocol, max(1, args.frames), s.dmg_checksum, s.reference)
+            RomSpec(
+                s.suite,
+                s.rel,
+                s.protocol,
+                max(1, args.frames),
+                s.dmg_checksum,
+                s.reference,
+                s.model,
+            )
             for s in specs
         ]
     return specs, notes
@@ -1061,15 +1147,16 @@ def run_all(
     try:
         for spec in specs:
             path = _path(roms, spec)
-            emu = run_one(functools.partial(emurust_probe, path), spec)
+            emu = run_one(functools.partial(emurust_probe, path, spec.model), spec)
             if bar:
                 bar.update(f"emurust {spec.rel}")
             pyb = None
             if with_pyboy:
-                pyb = run_one(functools.partial(pyboy_probe, path), spec)
+                pyb = run_one(functools.partial(pyboy_probe, path, spec.model), spec)
                 if bar:
                     bar.update(f"PyBoy {spec.rel}")
-            rows.append(Row(spec, emu, pyb, KNOWN_FAILURES.get(spec.rel)))
+            known = (KNOWN_CGB_FAILURES if spec.model == "cgb" else KNOWN_FAILURES).get(spec.rel)
+            rows.append(Row(spec, emu, pyb, known))
     finally:
         if bar:
             bar.close()

@@ -84,6 +84,9 @@ struct Chip {
     ch4: Noise,
     nr50: u8,
     nr51: u8,
+    /// A CGB's APU (its wave RAM access, power-off and trigger rules);
+    /// fixed with the model, not saved.
+    cgb: bool,
 }
 
 /// What the frame sequencer reads and writes (compared to detect that it
@@ -214,6 +217,7 @@ impl Chip {
             ch4: Noise::default(),
             nr50: 0,
             nr51: 0,
+            cgb: false,
         }
     }
 
@@ -404,9 +408,11 @@ impl Chip {
     /// DMG: while the wave channel plays, the CPU reaches wave RAM only in
     /// the T-cycle in which the channel reads it, and then gets the byte the
     /// channel reads (Pan Docs, FF30-FF3F). Returns that byte's index.
+    /// CGB: at any time, the byte of the sample being played (blargg
+    /// cgb_sound 09-wave read while on).
     fn wave_byte_accessible(&self, now: u64) -> Option<usize> {
         let a = self.ch3.at(now);
-        (a.last_read == now).then_some((a.pos >> 1) as usize)
+        (self.cgb || a.last_read == now).then_some((a.pos >> 1) as usize)
     }
 
     fn read(&self, addr: u16, now: u64) -> u8 {
@@ -461,6 +467,8 @@ impl Chip {
                 }
             }
             0xFF26 => self.write_nr52(value, now),
+            // Powered off, nothing can be written on a CGB.
+            _ if !self.powered && self.cgb => {}
             // Powered off, only the length counters can be written (DMG).
             _ if !self.powered => match addr {
                 0xFF11 => self.ch1.c.length = 64 - (value & 63) as u16,
@@ -557,7 +565,7 @@ impl Chip {
         if !write_length_enable(ch, value, fs & 1 != 0, 256, now) {
             return;
         }
-        if ch.c.on {
+        if ch.c.on && !self.cgb {
             // DMG: retriggering while the channel reads wave RAM rewrites
             // the start of wave RAM with what is being read (gbdev wiki,
             // Obscure Behavior).
@@ -628,6 +636,11 @@ impl Chip {
         ch4.nr43 = 0;
         self.nr50 = 0;
         self.nr51 = 0;
+        if self.cgb {
+            // A CGB clears the length counters too (blargg cgb_sound
+            // 08-len ctr during power, 11-regs after power).
+            return;
+        }
         self.ch1.c.length = lengths[0];
         self.ch2.c.length = lengths[1];
         self.ch3.c.length = lengths[2];
@@ -716,6 +729,29 @@ impl Apu {
             return c.read(addr, now);
         }
         self.chip.read(addr, now)
+    }
+
+    /// Follow a CGB's APU rules (wave RAM access while channel 3 plays, no
+    /// wave RAM corruption on a retrigger, power-off clearing the length
+    /// counters and refusing every write).
+    pub(crate) fn make_cgb(&mut self) {
+        self.chip.cgb = true;
+    }
+
+    /// PCM12 (`high` false: channels 1 and 2, the first in the low nibble)
+    /// or PCM34 at `now`, a CGB register: the channels' digital outputs
+    /// (0-15 each). The APU has been caught up to `now`.
+    pub fn pcm(&self, high: bool, now: u64) -> u8 {
+        if !self.chip.powered {
+            return 0;
+        }
+        let mut c = self.chip.clone();
+        c.advance_all(now);
+        if high {
+            c.ch3.output() | c.ch4.output() << 4
+        } else {
+            c.ch1.output() | c.ch2.output() << 4
+        }
     }
 
     /// Register write at `now`; the APU has been caught up to `now`.
@@ -868,6 +904,7 @@ impl Apu {
             Some(p) => next(n.timer_left, p),
             None => u64::MAX,
         };
+        c.cgb = self.chip.cgb;
         self.chip = c;
         if self.out.rate != 0 {
             self.out.buf.clear();
@@ -1032,6 +1069,7 @@ impl Stateful for Apu {
         let epoch = r.u64()?;
         let index = r.u64()?;
         r.end_section()?;
+        c.cgb = self.chip.cgb;
         self.chip = c;
         // Sample output is this instance's setting; the schedule carries
         // over only when it matches and is consistent.

@@ -30,6 +30,7 @@
 
 use crate::apu::Apu;
 use crate::cartridge::{fnv1a64, Cartridge};
+use crate::cgb::CgbHw;
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
@@ -49,6 +50,7 @@ const HRAM_BASE: usize = WRAM_SIZE;
 /// The DMG's system counter when the boot ROM hands over at 0x0100.
 pub const POST_BOOT_COUNTER: u16 = 0xABC8;
 
+mod cgb;
 mod cpu_bus;
 mod dma;
 mod interrupts;
@@ -113,6 +115,12 @@ pub struct Hardware {
     /// rather than in the bus, whose size its moves by value are sensitive
     /// to. Transient: not part of save states.
     pub(crate) rets: [u16; RET_RING],
+    /// The CGB's own state (`crate::cgb`); `None` on a DMG. Its registers
+    /// are reached through the I/O arms a DMG reads as 0xFF (`bus/cgb.rs`).
+    pub cgb: Option<Box<CgbHw>>,
+    /// The PPU and APU count time on a clock of their own (`CgbHw::dots`):
+    /// set from the first CGB speed switch on, never on a DMG.
+    pub(crate) speed_mapped: bool,
 }
 
 /// Entries of `Hardware::rets`: more than the `CALL nn`s (6 M-cycles each)
@@ -160,6 +168,8 @@ impl Hardware {
             deadline: u64::MAX,
             deadline_hit: false,
             rets: [0; RET_RING],
+            cgb: None,
+            speed_mapped: false,
         };
         hw.reschedule();
         hw
@@ -231,6 +241,12 @@ impl Hardware {
         self.ppu.line_registers()
     }
 
+    /// Recompute what depends on the components after the post-boot state
+    /// was changed (a CGB's boot state).
+    pub(crate) fn sync_after_boot_change(&mut self) {
+        self.reschedule();
+    }
+
     /// Whether the boot ROM still covers 0x0000-0x00FF.
     pub fn boot_rom_mapped(&self) -> bool {
         self.boot_rom_active && self.boot_rom.is_some()
@@ -269,12 +285,12 @@ impl Hardware {
             0xFF04..=0xFF07 => self.timer.read(addr, self.now),
             0xFF0F => (self.intf & !self.late_if()) | 0xE0,
             0xFF10..=0xFF3F => {
-                let counter = self.timer.system_counter(self.now);
-                self.apu.read(addr, self.now, counter)
+                let (t, counter) = self.apu_clock(self.now);
+                self.apu.read(addr, t, counter)
             }
             0xFF46 => self.dma_reg,
             0xFF40..=0xFF4B => self.ppu.read(addr),
-            _ => 0xFF,
+            _ => self.read_cgb_io(addr),
         }
     }
 
@@ -294,7 +310,7 @@ impl Hardware {
         if self.dma_blocking() {
             return;
         }
-        let Some(row) = self.ppu.oam_scan_row(self.now) else {
+        let Some(row) = self.ppu.oam_scan_row(self.dots_at(self.now)) else {
             return;
         };
         let mut oam = *self.ppu.oam();
@@ -324,7 +340,7 @@ impl Hardware {
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
             0x8000..=0x9FFF => {
                 self.catch_up_ppu(ram);
-                if self.ppu.vram_read_blocked(self.now) {
+                if self.ppu.vram_read_blocked(self.dots_at(self.now)) {
                     0xFF
                 } else {
                     self.ppu.vram()[(addr & 0x1FFF) as usize]
@@ -349,6 +365,8 @@ impl Hardware {
                 }
             }
             0xFFFF => self.ie,
+            // The joypad needs no catch-up (games poll it).
+            0xFF00 => self.joypad.read(),
             // The PPU's registers (not 0xFF46, DMA) in one call: games poll
             // STAT and LY in tight loops.
             0xFF40..=0xFF45 | 0xFF47..=0xFF4B => self.read_ppu_register(ram, addr),
@@ -386,7 +404,7 @@ impl Hardware {
                 if self.ppu.mode() == 2 {
                     self.oam_bug(ram, Access::Write);
                 }
-                if !self.ppu.oam_write_blocked(self.now) && !self.dma_blocking() {
+                if !self.ppu.oam_write_blocked(self.dots_at(self.now)) && !self.dma_blocking() {
                     self.ppu.write_oam((addr - 0xFE00) as usize, value);
                 }
             }
@@ -409,8 +427,9 @@ impl Hardware {
     pub(crate) fn reset_div(&mut self) {
         let now = self.now;
         self.intf |= self.timer.catch_up(now);
+        let (t, counter) = self.apu_clock(now);
+        self.apu.div_reset(t, counter);
         let counter = self.timer.system_counter(now);
-        self.apu.div_reset(now, counter);
         self.intf |= self.serial.catch_up(now);
         self.serial.div_reset(now, counter);
         self.timer.write(0xFF04, 0, now);
@@ -418,7 +437,7 @@ impl Hardware {
         self.reschedule();
     }
 
-    fn write_io(&mut self, ram: &Ram, addr: u16, value: u8) {
+    fn write_io(&mut self, ram: &mut Ram, addr: u16, value: u8) {
         if addr | 4 == 0xFF45 {
             // STAT or LYC: the write lands among the PPU's transitions of
             // its M-cycle, so their STAT inputs are noted as they run
@@ -443,15 +462,19 @@ impl Hardware {
                 self.reschedule();
             }
             0xFF0F => self.intf = (value & 0x1F) | self.late_if(),
-            0xFF10..=0xFF3F => self.apu.write(addr, value, now),
+            0xFF10..=0xFF3F => {
+                let dots = self.dots_at(now);
+                self.apu.write(addr, value, dots)
+            }
             0xFF46 => self.start_dma(ram, value),
             0xFF40..=0xFF4B => {
                 let was_on = self.ppu.lcd_on();
-                let bits = self.ppu.write(addr, value, now);
+                let dots = self.dots_at(now);
+                let bits = self.ppu.write(addr, value, dots);
                 self.intf |= bits;
                 if (addr == 0xFF41 || addr == 0xFF45)
                     && bits & IRQ_STAT == 0
-                    && self.ppu.transitions_after_write(now, addr == 0xFF45)
+                    && self.ppu.transitions_after_write(dots, addr == 0xFF45)
                 {
                     self.stat_write_cancel();
                 }
@@ -464,7 +487,7 @@ impl Hardware {
             }
             // Writing a 1 to BANK unmaps the boot ROM for good.
             0xFF50 if value & 1 != 0 => self.boot_rom_active = false,
-            _ => {}
+            _ => self.write_cgb_io(ram, addr, value),
         }
     }
 
@@ -508,7 +531,11 @@ impl Hardware {
             }
             Ok(())
         };
-        check("PPU", self.ppu.next_transition(), self.now)?;
+        check(
+            "PPU",
+            self.cpu_time_of(self.ppu.next_transition()),
+            self.now,
+        )?;
         check("serial", self.serial.next_event(), self.now)?;
         check("timer", self.timer.next_event(), self.now)?;
         // Unlike the events above, a frame always has a start (u64::MAX
@@ -588,6 +615,12 @@ impl Stateful for Hardware {
         self.serial.save(w);
         self.joypad.save(w);
         self.cart.save(w);
+        // A CGB's own sections, after everything a DMG saves (a DMG's state
+        // has none): `CGB1` (machine) and `CGBP` (PPU).
+        if let Some(c) = &self.cgb {
+            c.save(w);
+            self.ppu.save_cgb(w);
+        }
     }
 
     fn load(&mut self, r: &mut StateReader) -> Result<()> {
@@ -637,6 +670,29 @@ impl Stateful for Hardware {
         self.serial.load(r)?;
         self.joypad.load(r)?;
         self.cart.load(r)?;
+        let saved_on_cgb = r.peek_tag() == Some(*b"CGB1");
+        match (self.cgb.as_deref_mut(), saved_on_cgb) {
+            (Some(c), true) => {
+                c.load(r, self.now)?;
+                self.ppu.load_cgb(r)?;
+                self.speed_mapped = c.double || c.cpu_base != 0;
+                let hblank = c.hdma.hblank;
+                self.ppu.set_hdma_wake(hblank);
+            }
+            (None, false) => {}
+            (None, true) => {
+                return Err(Error::InvalidState(
+                    "state was saved on a Game Boy Color (model \"cgb\"); this machine is a DMG"
+                        .into(),
+                ))
+            }
+            (Some(_), false) => {
+                return Err(Error::InvalidState(
+                    "state was saved on a DMG (model \"dmg\"); this machine is a Game Boy Color"
+                        .into(),
+                ))
+            }
+        }
         self.validate()?;
         self.reschedule();
         Ok(())

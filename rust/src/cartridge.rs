@@ -196,7 +196,16 @@ fn mbc_name(kind: MbcKind) -> &'static str {
     }
 }
 
+/// How the warning for a CGB-only cartridge on a DMG begins.
+const CGB_ONLY_WARNING: &str = "this ROM is for the Game Boy Color only";
+
 impl Cartridge {
+    /// Forget the warning that a CGB-only cartridge runs on a DMG (it runs
+    /// on a CGB).
+    pub(crate) fn drop_cgb_only_warning(&mut self) {
+        self.warnings.retain(|w| !w.starts_with(CGB_ONLY_WARNING));
+    }
+
     /// Parses and validates a ROM image. See the module documentation for the
     /// size rules; recoverable oddities are reported by [`Cartridge::warnings`].
     pub fn new(rom: Arc<[u8]>) -> Result<Cartridge> {
@@ -208,12 +217,11 @@ impl Cartridge {
         // 0x143 = 0xC0: made for the Game Boy Color only (0x80, colour
         // enhanced, runs on a DMG as designed).
         if rom[0x143] == 0xC0 {
-            warnings.push(
-                "this ROM is for the Game Boy Color only (header byte 0x143 = 0xC0); emurust \
-                 emulates the DMG, where such games usually show a \"Game Boy Color only\" \
-                 screen or misbehave"
-                    .into(),
-            );
+            warnings.push(format!(
+                "{CGB_ONLY_WARNING} (header byte 0x143 = 0xC0); it runs on a DMG here \
+                 (model=\"dmg\"), where such games usually show a \"Game Boy Color only\" \
+                 screen or misbehave: model=\"cgb\" or \"auto\" runs it on a Game Boy Color"
+            ));
         }
 
         // Pad to a whole number of banks.

@@ -97,6 +97,15 @@ pub trait CpuBus {
     fn halt_idle(&mut self);
     /// STOP was executed (resets DIV on DMG). Returns immediately.
     fn stop(&mut self);
+    /// STOP is about to run: a CGB with a speed switch armed (KEY1) switches
+    /// speed here, holding the CPU meanwhile, and returns `true`; STOP then
+    /// ends as a 2-byte instruction and the CPU runs on. Everything else
+    /// returns `false` (the default: a DMG has no speed switch). The CGB's
+    /// one hook into the CPU (docs/design.md, "The Game Boy Color").
+    #[inline(always)]
+    fn speed_switch(&mut self) -> bool {
+        false
+    }
     /// True while any joypad button is held (wakes the CPU from STOP).
     fn joypad_pressed(&mut self) -> bool;
 }
@@ -228,6 +237,38 @@ pub struct Registers {
 
 impl Registers {
     /// The documented register values after the DMG (ABC) boot ROM.
+    /// What the CGB boot ROM leaves for `rom`: in CGB mode (header byte
+    /// 0x143 bit 7) or in DMG compatibility mode, where B is the title's
+    /// checksum for a Nintendo cartridge (the boot ROM's palette lookup)
+    /// and 0 otherwise (Mooneye misc/boot_regs-cgb: a non-Nintendo ROM).
+    pub fn post_boot_cgb(rom: &[u8]) -> Self {
+        let byte = |a: usize| rom.get(a).copied().unwrap_or(0);
+        let (b, d, e, l) = if crate::cgb::cgb_mode_for(rom) {
+            (0x00, 0xFF, 0x56, 0x0D)
+        } else {
+            let nintendo = byte(0x14B) == 0x01
+                || (byte(0x14B) == 0x33 && byte(0x144) == b'0' && byte(0x145) == b'1');
+            let b = if nintendo {
+                (0x134..=0x143).fold(0u8, |s, a| s.wrapping_add(byte(a)))
+            } else {
+                0
+            };
+            (b, 0x00, 0x08, 0x7C)
+        };
+        Registers {
+            a: 0x11,
+            f: 0x80,
+            b,
+            c: 0x00,
+            d,
+            e,
+            h: 0x00,
+            l,
+            sp: 0xFFFE,
+            pc: 0x0100,
+        }
+    }
+
     pub fn post_boot_dmg() -> Self {
         Registers {
             a: 0x01,
@@ -647,6 +688,10 @@ impl Cpu {
     #[inline(always)]
     fn stop_instr<B: CpuHost>(&mut self, bus: &mut B) {
         bus.recheck();
+        if bus.speed_switch() {
+            self.pc = self.pc.wrapping_add(1);
+            return;
+        }
         let pending = bus.pending_interrupts() != 0;
         if bus.joypad_pressed() {
             if !pending {

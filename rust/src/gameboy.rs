@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::bus::{Bus, Hardware, Ram, DMA_BUS, RAM_SIZE};
 use crate::cartridge::Cartridge;
+use crate::cgb::Model;
 use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
 use crate::error::{Error, Result};
 use crate::hooks::{HookBus, HookTable};
@@ -23,6 +24,10 @@ pub const OLDEST_STATE_VERSION: u32 = 5;
 /// Format of the picture in section `SCRN`: DMG shades, 2 bits a pixel,
 /// run-length coded (`crate::screen::encode_picture`).
 const PICTURE_DMG_SHADES: u8 = 1;
+
+/// The CGB's system counter when its boot ROM hands over at 0x0100
+/// (Mooneye misc/boot_div-cgbABCDE, a DMG cartridge: compatibility mode).
+const CGB_POST_BOOT_COUNTER: u16 = 0x2674;
 
 /// Reject ROMs larger than any Game Boy cartridge (before copying them).
 fn check_rom_size(len: usize) -> Result<()> {
@@ -51,11 +56,26 @@ pub struct Core {
 }
 
 impl Core {
+    /// A DMG running `rom` (see [`Core::with_model`]).
     pub fn new(rom: Arc<[u8]>, boot_rom: Option<&[u8]>) -> Result<Core> {
+        Core::with_model(rom, boot_rom, Model::Dmg)
+    }
+
+    /// A `model` running `rom`, from the state its boot ROM hands over in
+    /// (or running `boot_rom`: a DMG's 256-byte boot ROM; a CGB's is not
+    /// supported yet).
+    pub fn with_model(rom: Arc<[u8]>, boot_rom: Option<&[u8]>, model: Model) -> Result<Core> {
         check_rom_size(rom.len())?;
+        if model == Model::Cgb && boot_rom.is_some() {
+            return Err(Error::InvalidArgument(
+                "a boot ROM is only supported for the DMG (model=\"dmg\"); the CGB starts from \
+                 the state its boot ROM leaves"
+                    .into(),
+            ));
+        }
         // The header's logo, which the boot ROM leaves in VRAM.
         let logo: Option<[u8; 48]> = rom.get(0x104..0x134).and_then(|l| l.try_into().ok());
-        let mut cart = Cartridge::new(rom)?;
+        let mut cart = Cartridge::new(rom.clone())?;
         let code = Code::shared(cart.rom());
         // Another machine's copy of the same bytes, if any.
         cart.share_rom(&code.rom);
@@ -73,12 +93,22 @@ impl Core {
         };
         let regs = if boot.is_some() {
             Registers::default()
+        } else if model == Model::Cgb {
+            Registers::post_boot_cgb(&rom)
         } else {
             Registers::post_boot_dmg()
         };
         let booting = boot.is_some();
         let mut hw = Hardware::new(cart, boot);
-        if let (false, Some(logo)) = (booting, logo) {
+        if model == Model::Cgb {
+            hw.make_cgb(&rom);
+            hw.cart.drop_cgb_only_warning();
+            // The CGB boot ROM ends with both joypad groups deselected (P1
+            // reads 0xFF: Mooneye misc/boot_hwio-C) and takes longer.
+            hw.joypad.set_select(0x30);
+            hw.timer.set_system_counter(CGB_POST_BOOT_COUNTER, 0);
+            hw.sync_after_boot_change();
+        } else if let (false, Some(logo)) = (booting, logo) {
             hw.ppu.load_boot_vram(&logo);
         }
         Ok(Core {
@@ -434,19 +464,39 @@ pub struct GameBoy {
 }
 
 impl GameBoy {
+    /// A DMG running `rom` (see [`GameBoy::with_model`]).
     pub fn new(rom: &[u8], boot_rom: Option<&[u8]>) -> Result<GameBoy> {
+        Self::with_model(rom, boot_rom, Model::Dmg)
+    }
+
+    /// A `model` running `rom` ([`Model::auto`] picks one from the header).
+    pub fn with_model(rom: &[u8], boot_rom: Option<&[u8]>, model: Model) -> Result<GameBoy> {
         check_rom_size(rom.len())?;
-        Self::from_shared(Arc::from(rom), boot_rom)
+        Self::from_shared_model(Arc::from(rom), boot_rom, model)
     }
 
     /// Build from ROM bytes shared with other instances.
     pub fn from_shared(rom: Arc<[u8]>, boot_rom: Option<&[u8]>) -> Result<GameBoy> {
-        let core = Core::new(rom, boot_rom)?;
+        Self::from_shared_model(rom, boot_rom, Model::Dmg)
+    }
+
+    /// [`GameBoy::from_shared`] for any model.
+    pub fn from_shared_model(
+        rom: Arc<[u8]>,
+        boot_rom: Option<&[u8]>,
+        model: Model,
+    ) -> Result<GameBoy> {
+        let core = Core::with_model(rom, boot_rom, model)?;
         Ok(GameBoy {
             core,
             ram: Box::new([0; RAM_SIZE]),
             screen: Screen::new(),
         })
+    }
+
+    /// The model this machine is.
+    pub fn model(&self) -> Model {
+        self.core.hw.model()
     }
 
     /// Use the slow reference path (every component stepped every M-cycle).
@@ -555,7 +605,7 @@ impl GameBoy {
     pub fn run_frame(&mut self, render: bool) {
         self.core.run_frame(&mut self.ram, render);
         if render {
-            self.screen.update(self.core.hw.ppu.frame());
+            self.screen.show(&self.core.hw.ppu);
         }
     }
 
@@ -581,6 +631,11 @@ impl GameBoy {
     /// date; see [`Screen::set_formats`].
     pub fn set_screen_formats(&mut self, rgb: bool, gray: bool) {
         self.screen.set_formats(rgb, gray);
+    }
+
+    /// How a CGB's colours become RGB (default: PyBoy's `x << 3`).
+    pub fn set_color_conversion(&mut self, conversion: crate::screen::ColorConversion) {
+        self.screen.set_color_conversion(conversion);
     }
 
     /// Colours of the four shades (default: the DMG greys FF/AA/55/00).
@@ -756,6 +811,7 @@ impl GameBoy {
             + std::mem::size_of::<Core>()
             + std::mem::size_of::<Ram>()
             + self.core.hw.ppu.heap_bytes()
+            + self.core.hw.cgb_heap_bytes()
             + self.screen.bytes()
             + self.core.hw.cart.battery_ram_len()
             + self.core.hw.serial.output.capacity()

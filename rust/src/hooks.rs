@@ -199,6 +199,9 @@ impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
     fn stop(&mut self) {
         self.inner.stop()
     }
+    fn speed_switch(&mut self) -> bool {
+        self.inner.speed_switch()
+    }
 
     #[inline(always)]
     fn joypad_pressed(&mut self) -> bool {
@@ -301,7 +304,7 @@ impl GameBoy {
         core.hw.set_deadline(u64::MAX);
         core.end_frame(ram, render);
         if render {
-            screen.update(core.hw.ppu.frame());
+            screen.show(&core.hw.ppu);
         }
         PyBoyFrame::Done
     }

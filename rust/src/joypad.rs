@@ -73,6 +73,11 @@ impl Joypad {
         }
     }
 
+    /// Set P1's group select bits (4-5) as a boot ROM leaves them.
+    pub(crate) fn set_select(&mut self, select: u8) {
+        self.select = select & 0x30;
+    }
+
     /// Low nibble of P1: 0 = pressed, for the selected groups.
     fn lines(&self) -> u8 {
         let mut low = 0;

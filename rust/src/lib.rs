@@ -6,6 +6,7 @@
 pub mod apu;
 pub mod bus;
 pub mod cartridge;
+pub mod cgb;
 pub mod cpu;
 pub mod error;
 pub mod gameboy;
@@ -20,6 +21,7 @@ pub mod state;
 pub mod timer;
 pub mod vec;
 
+pub use cgb::Model;
 pub use cpu::Registers;
 pub use error::{Error, Result};
 pub use gameboy::GameBoy;

@@ -25,12 +25,15 @@ use crate::error::{Error, Result};
 use crate::screen::{HEIGHT, PIXELS, WIDTH};
 use crate::state::{StateReader, StateWriter, Stateful};
 
+mod cgb;
 mod fifo;
 mod render;
 #[cfg(test)]
 mod tests;
 mod timing;
 
+pub(crate) use cgb::PpuCgb;
+pub use cgb::COMPAT_PALETTES;
 use fifo::{LineRegs, MidWrite, FIFO_ORIGIN};
 use render::{LINE_BUF, MODE3_FIFO_TAIL};
 use timing::{LCD_ON_EARLY, MODE2_IRQ_EARLY, MODE3_START_DOTS};
@@ -44,6 +47,26 @@ pub const DOTS_PER_FRAME: u64 = DOTS_PER_LINE * LINES_PER_FRAME;
 const LINES: usize = LINES_PER_FRAME as usize;
 const OAM_SCAN_DOTS: u64 = 80;
 const MODE3_BASE_DOTS: u64 = 172;
+
+/// The object sizes an OAM scan saw when LCDC.2 switched during it (bit k:
+/// object k scanned as 8x16; 40 bits), packed with a high marker bit so that
+/// `Option<ScanSizes>` takes 8 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ScanSizes(std::num::NonZeroU64);
+
+impl ScanSizes {
+    const MARK: u64 = 1 << 63;
+
+    fn new(mask: u64) -> ScanSizes {
+        // Never zero: the marker bit is set.
+        let packed = (mask & ((1 << 40) - 1)) | Self::MARK;
+        ScanSizes(std::num::NonZeroU64::new(packed).unwrap_or(std::num::NonZeroU64::MAX))
+    }
+
+    fn get(self) -> u64 {
+        self.0.get() & !Self::MARK
+    }
+}
 
 /// Where in the scanline the next transition leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,8 +101,10 @@ enum Phase {
 
 /// Where the line state machine stood at some point of the M-cycle ending
 /// at `at` (`Ppu::note_stat_inputs`): enough to tell the STAT interrupt
-/// inputs then.
+/// inputs then. Packed to 4-byte alignment (12 bytes, not 16): the PPU
+/// keeps two, and the 8 bytes saved keep a DMG env within 64 KiB.
 #[derive(Clone, Copy)]
+#[repr(C, packed(4))]
 struct StatInputs {
     at: u64,
     phase: Phase,
@@ -110,11 +135,14 @@ pub struct Ppu {
     /// Derived: for each line 0..=153, how many objects overlap it (8x16 if
     /// `obj_tall`). Rebuilt lazily after OAM or the object size changes; not
     /// saved.
-    obj_lines: Box<[u8; LINES]>,
+    obj_lines: [u8; LINES],
     obj_lines_valid: bool,
     obj_lines_tall: bool,
     pub(crate) lcdc: u8,
-    /// STAT interrupt enables (bits 3..6).
+    /// STAT interrupt enables (bits 3..6), and bit 7 while a CGB's HBlank
+    /// DMA runs (`set_hdma_wake`): the scheduler then wakes the PPU at
+    /// every transition, as for the HBlank STAT source. STAT reads bit 7
+    /// as 1 anyway.
     stat_enables: u8,
     pub(crate) scy: u8,
     pub(crate) scx: u8,
@@ -138,6 +166,9 @@ pub struct Ppu {
     lyc_flag_off: bool,
     /// Set when VBlank starts; the machine clears it.
     pub(crate) frame_ready: bool,
+    /// Set when an HBlank of lines 0-143 begins while a CGB's HBlank DMA
+    /// runs (stat_enables bit 7); the machine copies a block and clears it.
+    pub(crate) hdma_hit: bool,
     /// IF bits raised by transitions inside the M-cycle ending at
     /// `late_irq_at` (transient; see `Hardware::catch_up_ppu`).
     pub(crate) late_irq: u8,
@@ -175,7 +206,7 @@ pub struct Ppu {
     scan_tall: bool,
     /// Set while this line's OAM scan saw the object size switched midway:
     /// bit k says object k was scanned as 8x16 (`switch_scan_size`).
-    scan_sizes: ScanSizes,
+    scan_sizes: Option<ScanSizes>,
     /// The fast renderer's line being drawn: shades, and BG colour indices
     /// (kept only on lines with objects), pixel x at `x + LINE_PAD`.
     line_buf: [u8; LINE_BUF],
@@ -223,6 +254,9 @@ pub struct Ppu {
     /// `screen.tilemap_position_list`), kept only when asked for
     /// ([`Ppu::record_line_registers`]); not saved in states.
     line_rec: Option<Box<LineRecord>>,
+    /// The CGB's part (VRAM bank 1, palettes; `ppu/cgb.rs`); `None` on a
+    /// DMG.
+    pub(crate) cgb: Option<Box<PpuCgb>>,
 }
 
 impl Ppu {
@@ -231,7 +265,7 @@ impl Ppu {
         let mut p = Ppu {
             vram: Box::new([0; 0x2000]),
             oam: [0; 0xA0],
-            obj_lines: Box::new([0; LINES]),
+            obj_lines: [0; LINES],
             obj_lines_valid: false,
             obj_lines_tall: false,
             lcdc: 0x91,
@@ -253,6 +287,7 @@ impl Ppu {
             stat_line: false,
             lyc_flag_off: false,
             frame_ready: false,
+            hdma_hit: false,
             late_irq: 0,
             late_irq_at: 0,
             late_halt_irq: 0,
@@ -267,7 +302,7 @@ impl Ppu {
             line_keys: [0; HEIGHT],
             scan_gen: 0,
             scan_tall: false,
-            scan_sizes: ScanSizes::NONE,
+            scan_sizes: None,
             line_buf: [0; LINE_BUF],
             line_ci: [0; LINE_BUF],
             line_objs: [0; 10],
@@ -285,6 +320,7 @@ impl Ppu {
             mode3_end: 0,
             mid_writes_line: u64::MAX,
             line_rec: None,
+            cgb: None,
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -352,6 +388,29 @@ impl Ppu {
         self.mode
     }
 
+    /// LY as it reads now.
+    #[inline]
+    pub fn ly(&self) -> u8 {
+        self.ly
+    }
+
+    /// The VRAM bank the CPU sees (VBK; 0 on a DMG).
+    #[inline]
+    pub fn vram_bank(&self) -> usize {
+        self.cgb.as_ref().map_or(0, |c| (c.vbk & 1) as usize)
+    }
+
+    /// Wake the machine at every transition (for a CGB's HBlank DMA) or
+    /// stop doing so.
+    pub(crate) fn set_hdma_wake(&mut self, on: bool) {
+        if on {
+            self.stat_enables |= 0x80;
+        } else {
+            self.stat_enables &= 0x78;
+            self.hdma_hit = false;
+        }
+    }
+
     /// Video RAM (0x8000-0x9FFF).
     #[inline]
     pub fn vram(&self) -> &[u8; 0x2000] {
@@ -410,9 +469,20 @@ impl Ppu {
     }
 
     /// Heap bytes owned beside the inline size: VRAM, the frame of shades
-    /// and the object-line table.
+    /// and a CGB's part.
     pub fn heap_bytes(&self) -> usize {
-        self.vram.len() + self.frame.len() + self.obj_lines.len()
+        self.vram.len()
+            + self.frame.len()
+            + self
+                .cgb
+                .as_ref()
+                .map_or(0, |c| std::mem::size_of::<PpuCgb>() + c.heap_bytes())
+    }
+
+    /// Make this a CGB's PPU, in CGB mode or DMG compatibility mode, as the
+    /// CGB boot ROM leaves it.
+    pub(crate) fn make_cgb(&mut self, cgb_mode: bool) {
+        self.cgb = Some(Box::new(PpuCgb::post_boot(cgb_mode)));
     }
 
     /// Blank the frame (shade 0 everywhere): the LCD is off, or a state
@@ -420,6 +490,14 @@ impl Ppu {
     pub fn clear_frame(&mut self) {
         self.frame.fill(0);
         self.lines_valid = [0; 3];
+        if let Some(c) = self.cgb.as_deref_mut() {
+            // A CGB's blank screen is white: slot 0 of white palettes.
+            for l in c.line_pal.iter_mut() {
+                for p in l.chunks_exact_mut(2) {
+                    p.copy_from_slice(&0x7FFFu16.to_le_bytes());
+                }
+            }
+        }
     }
 
     /// The frame, to be replaced (a loaded state's picture is decoded
@@ -557,7 +635,7 @@ impl Ppu {
                     self.line_start = now.saturating_sub(LCD_ON_EARLY);
                     self.window_line = 0;
                     self.wy_triggered = false;
-                    self.scan_sizes = ScanSizes::NONE;
+                    self.scan_sizes = None;
                     self.fresh_on = true;
                     self.phase = Phase::ToTransfer;
                     self.next = self.line_start + MODE3_START_DOTS;
@@ -565,7 +643,7 @@ impl Ppu {
                 self.update_stat()
             }
             0xFF41 => {
-                self.stat_enables = value & 0x78;
+                self.stat_enables = (value & 0x78) | (self.stat_enables & 0x80);
                 self.write_stat_input(now, false)
             }
             0xFF42 => {
@@ -629,7 +707,7 @@ impl Stateful for Ppu {
         w.raw(&self.oam);
         for v in [
             self.lcdc,
-            self.stat_enables,
+            self.stat_enables & 0x78,
             self.scy,
             self.scx,
             self.ly,
@@ -665,7 +743,7 @@ impl Stateful for Ppu {
         // The window's WY latch and the OAM scan's object sizes time mode 3.
         w.bool(self.wy_triggered);
         w.bool(self.wy_at_m3);
-        w.u64(self.scan_sizes.get().unwrap_or(u64::MAX));
+        w.u64(self.scan_sizes.map_or(u64::MAX, ScanSizes::get));
         w.end_section();
     }
 
@@ -676,7 +754,7 @@ impl Stateful for Ppu {
         self.obj_lines_valid = false;
         self.content_gen += 1;
         self.lcdc = r.u8()?;
-        self.stat_enables = r.u8()? & 0x78;
+        self.stat_enables = (r.u8()? & 0x78) | (self.stat_enables & 0x80);
         self.scy = r.u8()?;
         self.scx = r.u8()?;
         self.ly = r.u8()?;
@@ -717,8 +795,8 @@ impl Stateful for Ppu {
         self.wy_triggered = r.bool()?;
         self.wy_at_m3 = r.bool()?;
         self.scan_sizes = match r.u64()? {
-            u64::MAX => ScanSizes::NONE,
-            m if m >> 40 == 0 => ScanSizes(m),
+            u64::MAX => None,
+            m if m >> 40 == 0 => Some(ScanSizes::new(m)),
             m => {
                 return Err(Error::InvalidState(format!(
                     "corrupted state: PPU object sizes {m:#x} out of range"
@@ -777,7 +855,7 @@ impl Ppu {
         self.oam.copy_from_slice(oam);
         self.obj_lines_valid = false;
         self.content_gen += 1;
-        self.stat_enables = stat & 0x78;
+        self.stat_enables = (stat & 0x78) | (self.stat_enables & 0x80);
         self.lyc = lyc;
     }
 
@@ -842,22 +920,6 @@ impl Ppu {
         self.late_halt_irq = 0;
         self.stat_line = self.compute_stat_line();
         self.lines_valid = [0; 3];
-    }
-}
-
-/// The object heights the current line's OAM scan saw, as a mask (bit `i`:
-/// object `i` is 8x16), when LCDC.2 changed during the scan: an
-/// `Option<u64>` of 40-bit masks kept in 8 bytes (`u64::MAX` is none), so
-/// the PPU keeps its size with the line record's pointer beside it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ScanSizes(u64);
-
-impl ScanSizes {
-    pub(crate) const NONE: ScanSizes = ScanSizes(u64::MAX);
-
-    #[inline]
-    pub(crate) fn get(self) -> Option<u64> {
-        (self.0 != u64::MAX).then_some(self.0)
     }
 }
 

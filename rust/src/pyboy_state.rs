@@ -931,7 +931,7 @@ impl GameBoy {
         }
         *core = c;
         *ram = new_ram;
-        screen.update(core.hw.ppu.frame());
+        screen.show(&core.hw.ppu);
         Ok(())
     }
 }

@@ -44,7 +44,8 @@ use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 
 use crate::cpu::Fault;
 use crate::hooks::{HookTable, PyBoyFrame};
-use crate::{Button, Error, GameBoy, Registers};
+use crate::screen::ColorConversion;
+use crate::{Button, Error, GameBoy, Model, Registers};
 use buffers::{ScreenBuffer, ViewCache};
 
 /// Size of the addressable space seen through `GameBoy.memory`.
@@ -472,12 +473,15 @@ impl PyGameBoy {
     ///
     /// Without `boot_rom` the machine starts in the documented post-boot state;
     /// with one (exactly 256 bytes) it starts at 0x0000 in the boot ROM.
+    /// `model`: "dmg" (the default), "cgb" or "auto" (the CGB for a
+    /// cartridge whose header byte 0x143 has bit 7 set).
     #[new]
-    #[pyo3(signature = (rom, boot_rom = None))]
+    #[pyo3(signature = (rom, boot_rom = None, model = "dmg"))]
     fn new(
         py: Python<'_>,
         rom: &Bound<'_, PyAny>,
         boot_rom: Option<&Bound<'_, PyAny>>,
+        model: &str,
     ) -> PyResult<Self> {
         let rom = rom.cast::<PyBytes>().map_err(|_| {
             PyTypeError::new_err(format!("rom must be bytes, not {}", type_name(rom)))
@@ -508,7 +512,9 @@ impl PyGameBoy {
                 Some(b)
             }
         };
-        let built = no_panic(|| GameBoy::new(rom, boot)).map_err(|msg| internal_error(&msg))?;
+        let model = Model::from_name(model, rom).map_err(|e| core_error(py, e))?;
+        let built = no_panic(|| GameBoy::with_model(rom, boot, model))
+            .map_err(|msg| internal_error(&msg))?;
         let mut gb = built.map_err(|e| core_error(py, e))?;
         // RGB and grey are converted only once someone has asked for them.
         gb.set_screen_formats(false, false);
@@ -667,6 +673,40 @@ impl PyGameBoy {
     fn screen_gray<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
         want_format(slf, false, true)?;
         buffers::view(slf, ScreenBuffer::Gray)
+    }
+
+    /// The machine: "dmg" or "cgb" (fixed when it was created).
+    #[getter]
+    fn model(&self) -> PyResult<&'static str> {
+        self.read(|gb| gb.model().name())
+    }
+
+    /// Whether this is a CGB in CGB mode (False on a DMG, and on a CGB
+    /// running a DMG cartridge in compatibility mode).
+    #[getter]
+    fn cgb_mode(&self) -> PyResult<bool> {
+        self.read(|gb| gb.hardware().cgb_mode())
+    }
+
+    /// How a CGB's 15-bit colours become RGB: "pyboy" (x << 3, as PyBoy;
+    /// the default), "full" ((x << 3) | (x >> 2)) or "corrected" (an LCD's
+    /// colours). No effect on a DMG's screen.
+    #[getter]
+    fn color_conversion(&self) -> PyResult<&'static str> {
+        self.read(|gb| gb.screen().color_conversion().name())
+    }
+
+    #[setter]
+    fn set_color_conversion(&mut self, py: Python<'_>, value: &str) -> PyResult<()> {
+        let Some(conv) = ColorConversion::from_name(value) else {
+            return Err(invalid_argument(
+                py,
+                format!(
+                    "color_conversion must be \"pyboy\", \"full\" or \"corrected\", got {value:?}"
+                ),
+            ));
+        };
+        self.write(|gb| gb.set_color_conversion(conv))
     }
 
     /// The colours of shades 0..=3 as four (r, g, b) tuples, lightest first.

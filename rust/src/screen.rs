@@ -21,6 +21,74 @@ pub const DMG_GREYS: [[u8; 3]; 4] = [
     [0x00, 0x00, 0x00],
 ];
 
+/// How a CGB's 15-bit colours (5 bits a component) become RGB bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ColorConversion {
+    /// `x << 3` (0..=248), as PyBoy 2.8.1 converts: screens compare with
+    /// PyBoy's in lockstep. The default.
+    #[default]
+    Pyboy,
+    /// `(x << 3) | (x >> 2)` (0..=255), the full range; cgb-acid2's
+    /// reference image uses it.
+    Full,
+    /// The colours of a CGB's LCD, which mixes the components (gambatte's
+    /// correction: R = (13r + 2g + b) / 2, G = 2(3g + b), B = (3r + 2g +
+    /// 11b) / 2, each 0..=248).
+    Corrected,
+}
+
+impl ColorConversion {
+    /// `"pyboy"`, `"full"` or `"corrected"`.
+    pub fn from_name(name: &str) -> Option<ColorConversion> {
+        match name {
+            "pyboy" => Some(ColorConversion::Pyboy),
+            "full" => Some(ColorConversion::Full),
+            "corrected" => Some(ColorConversion::Corrected),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorConversion::Pyboy => "pyboy",
+            ColorConversion::Full => "full",
+            ColorConversion::Corrected => "corrected",
+        }
+    }
+
+    /// The RGB bytes of a 15-bit colour (bits 0-4 red, 5-9 green, 10-14
+    /// blue).
+    #[inline]
+    pub fn rgb(self, color: u16) -> [u8; 3] {
+        let (r, g, b) = (
+            (color & 31) as u32,
+            ((color >> 5) & 31) as u32,
+            ((color >> 10) & 31) as u32,
+        );
+        match self {
+            ColorConversion::Pyboy => [(r << 3) as u8, (g << 3) as u8, (b << 3) as u8],
+            ColorConversion::Full => [
+                (r << 3 | r >> 2) as u8,
+                (g << 3 | g >> 2) as u8,
+                (b << 3 | b >> 2) as u8,
+            ],
+            ColorConversion::Corrected => [
+                ((r * 13 + g * 2 + b) >> 1) as u8,
+                ((g * 3 + b) << 1) as u8,
+                ((r * 3 + g * 2 + b * 11) >> 1) as u8,
+            ],
+        }
+    }
+}
+
+/// The 15-bit colour of palette slot `slot` (0-63) in palette RAM `pal`
+/// (see `ppu/cgb.rs`).
+#[inline]
+pub fn slot_color(pal: &[u8; 128], slot: u8) -> u16 {
+    let i = (slot as usize & 63) * 2;
+    u16::from_le_bytes([pal[i], pal[i + 1]]) & 0x7FFF
+}
+
 #[derive(Clone)]
 pub struct Screen {
     shades: Box<[u8; PIXELS]>,
@@ -35,6 +103,12 @@ pub struct Screen {
     /// Which derived buffers are kept up to date (the shades always are).
     rgb_on: bool,
     gray_on: bool,
+    /// A CGB's frames: `shades` holds palette slots (0-63, or DMG shades
+    /// 0-3 in compatibility mode, which are background palette 0's slots),
+    /// coloured by the line palettes here; `None` until a CGB frame comes.
+    line_pal: Option<Box<[[u8; 128]; HEIGHT]>>,
+    /// How CGB colours become RGB.
+    conversion: ColorConversion,
 }
 
 impl Default for Screen {
@@ -70,9 +144,59 @@ impl Screen {
             gray4: Box::new([[0; 4]; 256]),
             rgb_on: true,
             gray_on: true,
+            line_pal: None,
+            conversion: ColorConversion::default(),
         };
         s.set_palette(DMG_GREYS);
         s
+    }
+
+    /// Take the frame the PPU finished: shades on a DMG, palette slots and
+    /// line palettes on a CGB ([`Screen::update_cgb`]).
+    pub fn show(&mut self, ppu: &crate::ppu::Ppu) {
+        match ppu.line_palettes() {
+            None => self.update(ppu.frame()),
+            Some(pals) => self.update_cgb(ppu.frame(), pals),
+        }
+    }
+
+    /// Take a CGB's finished frame: palette slots (0-63) and the palette
+    /// RAM each line was drawn with. Every pixel is converted (RGB and
+    /// grey, those that are on).
+    pub fn update_cgb(&mut self, slots: &[u8; PIXELS], line_pal: &[[u8; 128]; HEIGHT]) {
+        self.shades.copy_from_slice(slots);
+        match self.line_pal.as_deref_mut() {
+            Some(l) => l.copy_from_slice(line_pal),
+            None => self.line_pal = Some(Box::new(*line_pal)),
+        }
+        self.convert();
+    }
+
+    /// How CGB colours become RGB (the default: PyBoy's); the buffers are
+    /// re-converted at once.
+    pub fn set_color_conversion(&mut self, conversion: ColorConversion) {
+        self.conversion = conversion;
+        if self.line_pal.is_some() {
+            self.convert();
+        }
+    }
+
+    /// The colour conversion for CGB frames.
+    pub fn color_conversion(&self) -> ColorConversion {
+        self.conversion
+    }
+
+    /// The 15-bit colours of the last CGB frame, row-major (`None` for a
+    /// DMG's frames).
+    pub fn colors(&self) -> Option<Vec<u16>> {
+        let line_pal = self.line_pal.as_deref()?;
+        Some(
+            self.shades
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| slot_color(&line_pal[i / WIDTH], s))
+                .collect(),
+        )
     }
 
     /// Change the colours of the four shades; the buffers are re-converted
@@ -137,6 +261,10 @@ impl Screen {
         let (new_rgb, new_gray) = (rgb && !self.rgb_on, gray && !self.gray_on);
         self.rgb_on = rgb;
         self.gray_on = gray;
+        if self.line_pal.is_some() {
+            self.convert_cgb(new_rgb, new_gray);
+            return;
+        }
         if new_rgb {
             self.convert_rgb();
         }
@@ -151,11 +279,35 @@ impl Screen {
     }
 
     fn convert(&mut self) {
+        if self.line_pal.is_some() {
+            self.convert_cgb(self.rgb_on, self.gray_on);
+            return;
+        }
         if self.rgb_on {
             self.convert_rgb();
         }
         if self.gray_on {
             self.convert_gray();
+        }
+    }
+
+    /// A CGB frame's RGB and grey bytes (those asked for), pixel by pixel
+    /// from the slots and the line palettes.
+    fn convert_cgb(&mut self, rgb_on: bool, gray_on: bool) {
+        let Some(line_pal) = self.line_pal.as_deref() else {
+            return;
+        };
+        for (y, pal) in line_pal.iter().enumerate() {
+            for x in 0..WIDTH {
+                let i = y * WIDTH + x;
+                let c = self.conversion.rgb(slot_color(pal, self.shades[i]));
+                if rgb_on {
+                    self.rgb[3 * i..3 * i + 3].copy_from_slice(&c);
+                }
+                if gray_on {
+                    self.gray[i] = luma(c);
+                }
+            }
         }
     }
 
@@ -199,7 +351,7 @@ impl Screen {
     }
 
     pub fn bytes(&self) -> usize {
-        PIXELS * 5
+        PIXELS * 5 + self.line_pal.as_ref().map_or(0, |l| l.len() * 128)
     }
 }
 

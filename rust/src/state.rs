@@ -191,6 +191,11 @@ impl<'a> StateReader<'a> {
     pub fn raw(&mut self, n: usize) -> Result<&'a [u8]> {
         self.take(n)
     }
+    /// The tag of the section that starts here, if one can (4 bytes left),
+    /// without reading it: for optional sections.
+    pub fn peek_tag(&self) -> Option<[u8; 4]> {
+        self.buf.get(self.pos..self.pos + 4)?.try_into().ok()
+    }
     pub fn begin_section(&mut self, tag: &[u8; 4]) -> Result<()> {
         let got = self.take(4)?;
         if got != tag {

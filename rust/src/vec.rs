@@ -34,10 +34,11 @@ use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::bus::{Ram, HRAM_SIZE, RAM_SIZE, WRAM_SIZE};
+use crate::cgb::Model;
 use crate::error::{Error, Result};
 use crate::gameboy::Core;
 use crate::joypad::Button;
-use crate::screen::{DMG_GREYS, HEIGHT, PIXELS, WIDTH};
+use crate::screen::{slot_color, ColorConversion, DMG_GREYS, HEIGHT, PIXELS, WIDTH};
 
 /// Most envs one engine runs.
 pub const MAX_ENVS: usize = 65_536;
@@ -160,6 +161,8 @@ pub struct VecConfig {
     pub initial_snapshot: Option<Snapshot>,
     /// A 256-byte DMG boot ROM (ignored when `initial_state` is given).
     pub boot_rom: Option<Vec<u8>>,
+    /// The machine every env is (a snapshot brings its own).
+    pub model: Model,
 }
 
 impl Default for VecConfig {
@@ -175,6 +178,7 @@ impl Default for VecConfig {
             initial_state: None,
             initial_snapshot: None,
             boot_rom: None,
+            model: Model::Dmg,
         }
     }
 }
@@ -224,6 +228,7 @@ impl Snapshot {
 fn core_heap_bytes(core: &Core) -> usize {
     std::mem::size_of::<Core>()
         + core.hw.ppu.heap_bytes()
+        + core.hw.cgb_heap_bytes()
         + core.hw.cart.battery_ram_len()
         + core.hw.serial.output.capacity()
 }
@@ -279,6 +284,16 @@ impl Tables {
         t
     }
 
+    /// Convert `core`'s last frame into `out`: a DMG's shades, or a CGB's
+    /// colours ([`Tables::convert_cgb`]).
+    #[inline]
+    fn convert_core(&self, mode: ObsMode, core: &Core, out: &mut [u8]) {
+        match core.hw.ppu.line_palettes() {
+            None => self.convert(mode, core.frame_shades(), out),
+            Some(pals) => convert_cgb(mode, core.frame_shades(), pals, out),
+        }
+    }
+
     /// Convert a frame of shades into `out` (one frame of `mode`).
     fn convert(&self, mode: ObsMode, shades: &[u8; PIXELS], out: &mut [u8]) {
         match mode {
@@ -314,6 +329,46 @@ impl Tables {
                         *o = self.half[quad(t[0], t[1], b[0], b[1])];
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Convert a CGB frame (palette slots, the palettes of each line) into
+/// `out`: RGB as PyBoy converts it (`x << 3`); grey the luma of that RGB
+/// (as `Screen` computes its grey screen); `shades` that grey in four
+/// levels, 0 lightest (`3 - grey / 64`); `gray_half` the rounded mean grey
+/// of each 2x2 block.
+fn convert_cgb(mode: ObsMode, slots: &[u8; PIXELS], pals: &[[u8; 128]; HEIGHT], out: &mut [u8]) {
+    let conv = ColorConversion::Pyboy;
+    let rgb_at = |i: usize| conv.rgb(slot_color(&pals[i / WIDTH], slots[i]));
+    let gray_at = |i: usize| luma(rgb_at(i));
+    match mode {
+        ObsMode::None => {}
+        ObsMode::Rgb => {
+            for (i, o) in out.chunks_exact_mut(3).enumerate() {
+                o.copy_from_slice(&rgb_at(i));
+            }
+        }
+        ObsMode::Gray => {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = gray_at(i);
+            }
+        }
+        ObsMode::Shades => {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = 3 - gray_at(i) / 64;
+            }
+        }
+        ObsMode::GrayHalf => {
+            for (k, o) in out.iter_mut().enumerate() {
+                let (y, x) = (2 * (k / (WIDTH / 2)), 2 * (k % (WIDTH / 2)));
+                let i = y * WIDTH + x;
+                let sum = gray_at(i) as u32
+                    + gray_at(i + 1) as u32
+                    + gray_at(i + WIDTH) as u32
+                    + gray_at(i + WIDTH + 1) as u32;
+                *o = ((sum + 2) / 4) as u8;
             }
         }
     }
@@ -402,7 +457,7 @@ impl StepParams<'_> {
         let newest = obs.len() - self.frame_len;
         obs.copy_within(self.frame_len.., 0);
         self.tables
-            .convert(self.mode, core.frame_shades(), &mut obs[newest..]);
+            .convert_core(self.mode, core, &mut obs[newest..]);
     }
 
     /// Fill the whole stack with the current frame (after a reset).
@@ -411,7 +466,7 @@ impl StepParams<'_> {
             return;
         }
         let (first, rest) = obs.split_at_mut(self.frame_len);
-        self.tables.convert(self.mode, core.frame_shades(), first);
+        self.tables.convert_core(self.mode, core, first);
         for frame in rest.chunks_exact_mut(self.frame_len) {
             frame.copy_from_slice(first);
         }
@@ -672,7 +727,7 @@ impl VecEngine {
         }
         .min(MAX_THREADS);
 
-        let mut core = Core::new(rom, config.boot_rom.as_deref())?;
+        let mut core = Core::with_model(rom, config.boot_rom.as_deref(), config.model)?;
         let mut ram: Box<Ram> = Box::new([0; RAM_SIZE]);
         if config.initial_state.is_some() && config.initial_snapshot.is_some() {
             return bad("give initial_state or initial_snapshot, not both".into());
@@ -1230,6 +1285,13 @@ impl VecEngine {
             return Err(Error::InvalidState(
                 "snapshot was taken from an engine running a different ROM".into(),
             ));
+        }
+        if snap.core.hw.model() != self.initial.core.hw.model() {
+            return Err(Error::InvalidState(format!(
+                "snapshot was taken on a {} machine; this engine's envs are {}",
+                snap.core.hw.model().name(),
+                self.initial.core.hw.model().name()
+            )));
         }
         // Every way into an env checks what `load_state` checks: a machine
         // still running a boot ROM needs this engine's boot ROM.

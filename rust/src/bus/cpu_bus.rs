@@ -167,6 +167,8 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             if self.now >= self.next_event {
                 self.hw.now = self.now;
                 self.hw.process_events(self.ram);
+                // A CGB's HBlank DMA holds the CPU: the clock moved on.
+                self.now = self.hw.now;
                 self.next_event = self.hw.next_event;
                 self.recheck = true;
             }
@@ -197,6 +199,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                 }
                 self.hw.now = self.now;
                 self.hw.process_events(self.ram);
+                self.now = self.hw.now;
                 self.next_event = self.hw.next_event;
                 self.recheck = true;
             }
@@ -456,6 +459,14 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn stop(&mut self) {
         self.synced(|hw, _| hw.reset_div());
+    }
+
+    #[inline(always)]
+    fn speed_switch(&mut self) -> bool {
+        if self.hw.cgb.is_none() {
+            return false;
+        }
+        self.synced(|hw, ram| hw.speed_switch(ram))
     }
 
     #[inline(always)]

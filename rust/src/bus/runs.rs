@@ -189,6 +189,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             // The access moved an event into the rest of its instruction.
             self.hw.now = self.now;
             self.hw.process_events(self.ram);
+            self.now = self.hw.now;
         }
         self.next_event = self.hw.next_event;
         // A bank switch or the boot ROM unmapping moved the window.
@@ -237,7 +238,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         let hw = &*self.hw;
         // The turn's read comes in its third M-cycle, after three ticks.
         let read = self.now + 12;
-        let next = hw.ppu.next_transition();
+        let next = hw.cpu_time_of(hw.ppu.next_transition());
         // Otherwise `catch_up_ppu` would have work to do at the first read.
         // (Its late-request note needs a transition in the M-cycle of the
         // read; those caught up so far all came by `now`.)

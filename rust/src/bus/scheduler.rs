@@ -15,10 +15,12 @@ impl Hardware {
         let ev = self.timer.next_event();
         self.ev_timer = if ev == u64::MAX { ev } else { ev - 4 };
         self.ev_ppu = if self.ppu.lcd_on() {
-            self.ppu.next_event()
+            // The PPU counts dots: its time on the CPU's clock (the same
+            // clock until a CGB switches speed).
+            self.cpu_time_of(self.ppu.next_event())
         } else {
             // With the LCD off, frames are counted by time.
-            self.frame_start.saturating_add(DOTS_PER_FRAME)
+            self.frame_start.saturating_add(self.frame_cycles())
         }
         // A deadline is handled with the PPU's event (frame ends are its).
         .min(self.deadline);
@@ -51,6 +53,17 @@ impl Hardware {
         }
     }
 
+    /// A frame's length on the CPU clock: 70,224 T-cycles, twice that in a
+    /// CGB's double speed.
+    #[inline(always)]
+    pub(super) fn frame_cycles(&self) -> u64 {
+        if self.speed_mapped && self.cgb.as_ref().is_some_and(|c| c.double) {
+            2 * DOTS_PER_FRAME
+        } else {
+            DOTS_PER_FRAME
+        }
+    }
+
     /// Handle the end of a frame (VBlank start, or a frame's worth of time
     /// with the LCD off).
     #[inline]
@@ -60,10 +73,24 @@ impl Hardware {
             self.frame_done = true;
             self.run_break = true;
             self.frame_start = now;
-        } else if !self.ppu.lcd_on() && now >= self.frame_start + DOTS_PER_FRAME {
+        } else if !self.ppu.lcd_on() && now >= self.frame_start + self.frame_cycles() {
             self.frame_done = true;
             self.run_break = true;
-            self.frame_start += DOTS_PER_FRAME;
+            self.frame_start += self.frame_cycles();
+        }
+    }
+
+    /// The APU's clock and the system counter as it sees it: in a CGB's
+    /// double speed the counter runs twice as fast and the frame sequencer
+    /// follows its bit 13 instead of 12, so the APU gets it halved.
+    #[inline(always)]
+    pub(super) fn apu_clock(&self, now: u64) -> (u64, u16) {
+        let counter = self.timer.system_counter(now);
+        if self.speed_mapped {
+            let double = self.cgb.as_ref().is_some_and(|c| c.double);
+            (self.dots_at(now), counter >> double as u32)
+        } else {
+            (now, counter)
         }
     }
 
@@ -75,11 +102,13 @@ impl Hardware {
             0xFF01 | 0xFF02 => self.intf |= self.serial.catch_up(now),
             0xFF04..=0xFF07 => self.intf |= self.timer.catch_up(now),
             0xFF10..=0xFF3F => {
-                let counter = self.timer.system_counter(now);
-                self.apu.catch_up(now, counter);
+                let (t, counter) = self.apu_clock(now);
+                self.apu.catch_up(t, counter);
             }
             0xFF40..=0xFF4B => self.catch_up_ppu(ram),
             0xFF0F => self.catch_up_all(ram),
+            // A CGB's registers (VBK, HDMA, palettes, PCM12/34...).
+            _ if self.cgb.is_some() => self.catch_up_cgb_io(addr, ram),
             _ => {}
         }
     }
@@ -104,6 +133,9 @@ impl Hardware {
             self.intf |= self.serial.catch_up(now);
         }
         self.reschedule();
+        if self.ppu.hdma_hit {
+            self.hdma_hblank_block(ram);
+        }
     }
 
     /// Bring every component up to `now` (between frames, before peeking,
@@ -111,8 +143,8 @@ impl Hardware {
     pub(super) fn catch_up_all(&mut self, ram: &Ram) {
         let now = self.now;
         if self.apu.sound_on() {
-            let counter = self.timer.system_counter(now);
-            self.apu.catch_up(now, counter);
+            let (t, counter) = self.apu_clock(now);
+            self.apu.catch_up(t, counter);
         }
         self.intf |= self.timer.catch_up(now);
         self.catch_up_ppu(ram);
@@ -140,28 +172,36 @@ impl Hardware {
 
     #[inline]
     fn catch_up_ppu_with<const NOTE: bool>(&mut self, ram: &Ram) {
+        // The quick exit is inlined into the callers; the work is not.
         if self.dma.copied >= 160
-            && self.ppu.next_transition() > self.now
-            && !(self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0)
+            && self.cpu_time_of(self.ppu.next_transition()) > self.now
+            && !(self.ppu.late_irq != 0 && self.ppu.late_irq_at == self.dots_at(self.now))
         {
             return;
         }
+        self.catch_up_ppu_work::<NOTE>(ram);
+    }
+
+    #[inline(never)]
+    fn catch_up_ppu_work<const NOTE: bool>(&mut self, ram: &Ram) {
+        // The PPU's clock (the CPU's, until a CGB switches speed).
+        let dots = self.dots_at(self.now);
         let before = self.intf;
         // While a DMA runs, interleave it with the PPU's transitions so the
         // OAM scan and the pixels see the bytes copied by then, no later.
         if self.dma.copied < 160 {
             self.ppu.flush_line();
         }
-        while self.dma.copied < 160 && self.ppu.next_transition() <= self.now {
+        while self.dma.copied < 160 && self.ppu.next_transition() <= dots {
             let t = self.ppu.next_transition();
-            self.dma_catch_up(ram, t);
+            self.dma_catch_up(ram, self.cpu_time_of(t));
             self.intf |= self.ppu.catch_up_with::<NOTE>(t);
         }
         if self.dma.copied < 160 {
             self.dma_catch_up(ram, self.now);
         }
-        self.intf |= self.ppu.catch_up_with::<NOTE>(self.now);
-        if self.ppu.late_irq_at == self.now && self.ppu.late_irq != 0 {
+        self.intf |= self.ppu.catch_up_with::<NOTE>(dots);
+        if self.ppu.late_irq_at == dots && self.ppu.late_irq != 0 {
             self.note_late_ppu_irq(before);
         }
     }
@@ -176,6 +216,9 @@ impl Hardware {
         self.check_frame(now);
         self.check_deadline(now);
         self.reschedule();
+        if self.ppu.hdma_hit {
+            self.hdma_hblank_block(ram);
+        }
     }
 
     /// Advance one M-cycle. `REF` selects the reference path at compile

@@ -237,6 +237,9 @@ impl CpuBus for DiagBus<'_, '_> {
     fn stop(&mut self) {
         self.inner.stop()
     }
+    fn speed_switch(&mut self) -> bool {
+        self.inner.speed_switch()
+    }
     fn joypad_pressed(&mut self) -> bool {
         self.inner.joypad_pressed()
     }

@@ -107,7 +107,7 @@ impl Ppu {
         // Writes logged only for the timing of a line not drawn.
         self.mid_writes.clear();
         // A scan with the object size switched midway matches no cache key.
-        self.scan_gen = if self.scan_sizes.get().is_some() {
+        self.scan_gen = if self.scan_sizes.is_some() {
             u64::MAX
         } else {
             self.content_gen
@@ -121,7 +121,7 @@ impl Ppu {
     /// LY, into `line_objs`.
     pub(super) fn scan_objects(&mut self) {
         let tall = self.lcdc & 0x04 != 0;
-        if self.scan_sizes.get().is_none() && self.objects_on_line(self.ly, tall) == 0 {
+        if self.scan_sizes.is_none() && self.objects_on_line(self.ly, tall) == 0 {
             self.line_obj_count = 0;
             return;
         }
@@ -154,7 +154,14 @@ impl Ppu {
         if self.ly >= 144 {
             return;
         }
-        if self.reference || !self.mid_writes.is_empty() {
+        if let Some(c) = self.cgb.as_deref_mut() {
+            // The colours this line is shown in (the palettes cannot change
+            // while it is drawn).
+            c.line_pal[self.ly as usize] = c.pal;
+        }
+        if self.cgb_mode() {
+            self.draw_line_cgb();
+        } else if self.reference || !self.mid_writes.is_empty() {
             let regs = if self.mid_writes.is_empty() {
                 self.line_regs()
             } else {
@@ -196,7 +203,7 @@ impl Ppu {
 
     /// Objects of this line in priority order (lower X first, then lower
     /// OAM index): DMG object priority.
-    fn objects_by_priority(&self) -> ([u8; 10], usize) {
+    pub(super) fn objects_by_priority(&self) -> ([u8; 10], usize) {
         let n = self.line_obj_count as usize;
         let mut objs = self.line_objs;
         // Insertion sort by X; stable, so OAM order breaks ties.

@@ -32,8 +32,9 @@ impl Ppu {
             return u64::MAX;
         }
         let e = self.stat_enables;
-        if e & 0x28 != 0 {
-            // Mode 0 / mode 2 STAT sources: every transition may matter.
+        if e & 0xA8 != 0 {
+            // Mode 0 / mode 2 STAT sources (or a CGB's HBlank DMA): every
+            // transition may matter.
             return self.next;
         }
         // VBlank (IF.0, mode-1 STAT source, frame end) starts with line 144.
@@ -337,8 +338,8 @@ impl Ppu {
     /// now, which it was for the whole scan unless `scan_sizes` says).
     #[inline]
     pub(super) fn scan_height(&self, i: usize, tall: bool) -> i32 {
-        let t = match self.scan_sizes.get() {
-            Some(mask) => mask >> i & 1 != 0,
+        let t = match self.scan_sizes {
+            Some(mask) => mask.get() >> i & 1 != 0,
             None => tall,
         };
         if t {
@@ -361,10 +362,9 @@ impl Ppu {
         let before = (1u64 << reached) - 1;
         let old = self
             .scan_sizes
-            .get()
-            .unwrap_or(if self.lcdc & 0x04 != 0 { ALL } else { 0 });
+            .map_or(if self.lcdc & 0x04 != 0 { ALL } else { 0 }, |s| s.get());
         let new = if tall_now { ALL & !before } else { 0 };
-        self.scan_sizes = ScanSizes(old & before | new);
+        self.scan_sizes = Some(ScanSizes::new(old & before | new));
     }
 
     /// Length of mode 3 on the current line, in dots: 172 plus the SCX fine
@@ -384,7 +384,7 @@ impl Ppu {
         let mut dots = MODE3_BASE_DOTS + fine;
         let tall = self.lcdc & 0x04 != 0;
         if self.lcdc & 0x02 != 0
-            && (self.scan_sizes.get().is_some() || self.objects_on_line(self.ly, tall) != 0)
+            && (self.scan_sizes.is_some() || self.objects_on_line(self.ly, tall) != 0)
         {
             dots += self.object_dots(fine, tall);
         }
@@ -522,7 +522,11 @@ impl Ppu {
                 // the last dot before its M-cycle ends.
                 let halt_late = match was {
                     Phase::ToHBlank => t & 3 != 1 && t & 3 != 2,
-                    Phase::ToOamIrq => true,
+                    // A CGB's pulse before line 144 wakes a halted CPU an
+                    // M-cycle before VBlank does (Mooneye misc/ppu/
+                    // vblank_stat_intr-C; a DMG's together with it:
+                    // acceptance/ppu/vblank_stat_intr-GS).
+                    Phase::ToOamIrq => !(self.line == 143 && self.cgb.is_some()),
                     _ => false,
                 };
                 if halt_late {
@@ -557,7 +561,7 @@ impl Ppu {
     /// the catch-up loop like `transition`.
     #[inline(always)]
     fn skip_lines(&mut self, now: u64) -> u8 {
-        if self.stat_enables & 0x28 != 0 || self.phase == Phase::Off || self.line >= 152 {
+        if self.stat_enables & 0xA8 != 0 || self.phase == Phase::Off || self.line >= 152 {
             return 0;
         }
         // Drawing: the current line must have started its pixels already
@@ -587,7 +591,7 @@ impl Ppu {
         if last <= c {
             return 0;
         }
-        self.scan_sizes = ScanSizes::NONE;
+        self.scan_sizes = None;
         if self.rendering {
             // Nothing can change the skipped lines' pixels (every write that
             // could catches the PPU up first), so draw them whole now.
@@ -663,6 +667,9 @@ impl Ppu {
             Phase::ToHBlank => {
                 // The mode-0 interrupt fires now; STAT reads mode 3 (and
                 // VRAM/OAM stay locked) a little longer.
+                if self.stat_enables & 0x80 != 0 && self.line < 144 {
+                    self.hdma_hit = true;
+                }
                 self.phase = Phase::ToHBlankRead;
                 self.next += MODE0_READ_LAG;
             }
@@ -677,7 +684,7 @@ impl Ppu {
             }
             Phase::ToNextLine => {
                 self.flush_line();
-                self.scan_sizes = ScanSizes::NONE;
+                self.scan_sizes = None;
                 // The next line starts exactly when this transition is due.
                 self.line_start = self.next;
                 self.line = if self.line == 153 { 0 } else { self.line + 1 };

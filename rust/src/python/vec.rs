@@ -23,6 +23,7 @@ use super::{
     bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address, invalid_argument,
     no_panic, type_name, EmuRustWarning, BOOT_ROM_SIZE, MAX_ROM_SIZE,
 };
+use crate::cgb::Model;
 use crate::joypad::Button;
 use crate::vec::{
     ObsMode, Snapshot, StepEnd, StepProgress, VecConfig, VecEngine, MAX_FRAME_SKIP,
@@ -479,10 +480,10 @@ impl PyVecGameBoy {
     #[pyo3(signature = (
         rom, num_envs, *, frame_skip = None, hold_frames = None, num_threads = None,
         obs = None, ram_addresses = None, initial_state = None, action_table = Arg::Missing,
-        frame_stack = None, boot_rom = None
+        frame_stack = None, boot_rom = None, model = "dmg"
     ), text_signature = "(rom, num_envs, *, frame_skip=24, hold_frames=8, num_threads=None, \
         obs='gray', ram_addresses=None, initial_state=None, action_table=..., \
-        frame_stack=1, boot_rom=None)")]
+        frame_stack=1, boot_rom=None, model='dmg')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -497,6 +498,7 @@ impl PyVecGameBoy {
         action_table: Arg<'_>,
         frame_stack: Option<&Bound<'_, PyAny>>,
         boot_rom: Option<&Bound<'_, PyAny>>,
+        model: &str,
     ) -> PyResult<Self> {
         let num_envs = ranged_int(num_envs, "num_envs", 1, crate::vec::MAX_ENVS as i64)? as usize;
         let frame_skip = match given(frame_skip) {
@@ -550,6 +552,7 @@ impl PyVecGameBoy {
             Some(b) => Some(image_arg(&b, "boot_rom", BOOT_ROM_SIZE)?),
         };
         let rom: Arc<[u8]> = Arc::from(image_arg(rom, "rom", MAX_ROM_SIZE)?);
+        let model = Model::from_name(model, &rom).map_err(|e| core_error(py, e))?;
         let config = VecConfig {
             frame_skip,
             hold_frames,
@@ -561,6 +564,7 @@ impl PyVecGameBoy {
             initial_state,
             initial_snapshot,
             boot_rom,
+            model,
         };
         let built = py
             .detach(|| no_panic(|| VecEngine::new(rom, num_envs, config)))

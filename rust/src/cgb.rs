@@ -1,0 +1,271 @@
+//! The Game Boy Color: which machine a [`crate::GameBoy`] is ([`Model`]),
+//! and the state only a CGB has beside the CPU ([`CgbHw`]: KEY0/KEY1, work
+//! RAM banks, HDMA, the undocumented registers).
+//!
+//! The model is fixed when a machine is built. A DMG has no CGB state at
+//! all (`Hardware::cgb` and `Ppu::cgb` are `None`), and every CGB-only path
+//! lives where the DMG already takes a slow path (an I/O register access, a
+//! VRAM access, a line being drawn), so a DMG game runs the same code as
+//! before the CGB existed (docs/design.md, "The Game Boy Color").
+//!
+//! Work RAM banks: the bank mapped at 0xD000-0xDFFF lives in the machine's
+//! RAM block (`Ram`, the one the CPU's fast accesses and the batched
+//! engine's NumPy views use), the seven others here; an SVBK write swaps
+//! 4 KiB in and out ([`CgbHw::switch_wram_bank`]).
+
+use crate::bus::Ram;
+use crate::error::{Error, Result};
+use crate::state::{StateReader, StateWriter};
+
+/// Which machine runs the cartridge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Model {
+    /// The original Game Boy (DMG-CPU B).
+    Dmg,
+    /// The Game Boy Color (CPU CGB D/E): in CGB mode for a cartridge whose
+    /// header byte 0x143 has bit 7 set, in DMG compatibility mode otherwise.
+    Cgb,
+}
+
+impl Model {
+    /// What `"auto"` picks: the CGB for a cartridge whose header byte 0x143
+    /// has bit 7 set (0x80: colour enhanced, 0xC0: colour only), the DMG
+    /// otherwise; PyBoy's `cgb=None` decides the same way.
+    pub fn auto(rom: &[u8]) -> Model {
+        if rom.get(0x143).is_some_and(|b| b & 0x80 != 0) {
+            Model::Cgb
+        } else {
+            Model::Dmg
+        }
+    }
+
+    /// `"auto"`, `"dmg"` or `"cgb"` (case-insensitive) for `rom`.
+    pub fn from_name(name: &str, rom: &[u8]) -> Result<Model> {
+        match name.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Model::auto(rom)),
+            "dmg" => Ok(Model::Dmg),
+            "cgb" => Ok(Model::Cgb),
+            _ => Err(Error::InvalidArgument(format!(
+                "model must be \"auto\", \"dmg\" or \"cgb\", got {name:?}"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Dmg => "dmg",
+            Model::Cgb => "cgb",
+        }
+    }
+}
+
+/// Whether a CGB runs `rom` in CGB mode (header byte 0x143 bit 7) rather
+/// than in DMG compatibility mode (what the boot ROM writes to KEY0).
+pub fn cgb_mode_for(rom: &[u8]) -> bool {
+    Model::auto(rom) == Model::Cgb
+}
+
+/// HDMA (FF51-FF55): the VRAM DMA's registers and progress.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hdma {
+    /// Source address (FF51/FF52; low nibble 0), advanced as blocks copy.
+    pub src: u16,
+    /// Destination in VRAM, 0x0000-0x1FF0 (FF53/FF54), advanced likewise.
+    pub dst: u16,
+    /// Blocks of 16 bytes left, less one (FF55 bits 0-6).
+    pub blocks: u8,
+    /// An HBlank DMA is running: a block at each HBlank of lines 0-143.
+    pub hblank: bool,
+}
+
+/// The CGB's own hardware state beside the CPU (the PPU keeps its part,
+/// `ppu::cgb`): one per CGB machine, boxed so a DMG's `Hardware` only
+/// holds an empty pointer.
+#[derive(Clone)]
+pub struct CgbHw {
+    /// CGB mode (KEY0 as the boot ROM left it); `false`: DMG compatibility
+    /// mode, in which the CGB's registers are locked.
+    pub cgb_mode: bool,
+    /// KEY1 bit 0: a speed switch is armed for the next STOP.
+    pub key1_armed: bool,
+    /// SVBK as written (bits 0-2; 0 selects bank 1).
+    pub svbk: u8,
+    /// Work RAM banks 0-7, 4 KiB each; bank 0 and the mapped bank live in
+    /// the machine's `Ram` instead (their copies here are stale).
+    pub wram: Box<[u8; 0x8000]>,
+    pub hdma: Hdma,
+    /// RP (FF56), infrared port: bits 0 and 6-7 as written.
+    pub rp: u8,
+    /// FF72-FF75: undocumented registers (FF74 only in CGB mode, FF75
+    /// bits 4-6 only).
+    pub ff72: u8,
+    pub ff73: u8,
+    pub ff74: u8,
+    pub ff75: u8,
+    /// Double-speed bookkeeping: the CPU clock (`Hardware::now`, 4 T-cycles
+    /// an M-cycle in both speeds) and the dot clock of the PPU and APU agree
+    /// as `dots = dot_base + (now - cpu_base) >> double` since the last
+    /// switch.
+    pub double: bool,
+    pub cpu_base: u64,
+    pub dot_base: u64,
+}
+
+/// Bytes of one work RAM bank.
+pub const WRAM_BANK: usize = 0x1000;
+
+impl CgbHw {
+    /// The state the boot ROM leaves for `rom` (CGB or compatibility mode).
+    pub fn post_boot(rom: &[u8]) -> CgbHw {
+        CgbHw {
+            cgb_mode: cgb_mode_for(rom),
+            key1_armed: false,
+            svbk: 0,
+            wram: Box::new([0; 0x8000]),
+            hdma: Hdma {
+                src: 0xFFF0,
+                dst: 0x1FF0,
+                blocks: 0x7F,
+                hblank: false,
+            },
+            rp: 0,
+            ff72: 0,
+            ff73: 0,
+            ff74: 0,
+            ff75: 0,
+            double: false,
+            cpu_base: 0,
+            dot_base: 0,
+        }
+    }
+
+    /// The bank mapped at 0xD000 (1-7).
+    #[inline]
+    pub fn wram_bank(&self) -> usize {
+        match self.svbk & 7 {
+            0 => 1,
+            b => b as usize,
+        }
+    }
+
+    /// Write SVBK: the mapped bank's bytes go back to their place here and
+    /// the new bank's come into `ram` (0x1000-0x1FFF of the block).
+    pub fn switch_wram_bank(&mut self, ram: &mut Ram, svbk: u8) {
+        let old = self.wram_bank();
+        self.svbk = svbk & 7;
+        let new = self.wram_bank();
+        if old == new {
+            return;
+        }
+        let mapped = &mut ram[WRAM_BANK..2 * WRAM_BANK];
+        self.wram[old * WRAM_BANK..(old + 1) * WRAM_BANK].copy_from_slice(mapped);
+        mapped.copy_from_slice(&self.wram[new * WRAM_BANK..(new + 1) * WRAM_BANK]);
+    }
+
+    /// The bytes of work RAM bank `bank` (0-7), wherever they live now.
+    pub fn wram_bank_bytes<'a>(&'a self, ram: &'a Ram, bank: usize) -> &'a [u8] {
+        if bank == 0 {
+            &ram[..WRAM_BANK]
+        } else if bank == self.wram_bank() {
+            &ram[WRAM_BANK..2 * WRAM_BANK]
+        } else {
+            &self.wram[bank * WRAM_BANK..(bank + 1) * WRAM_BANK]
+        }
+    }
+
+    /// Write a byte of work RAM bank `bank` (0-7) wherever it lives now.
+    pub fn poke_wram_bank(&mut self, ram: &mut Ram, bank: usize, offset: usize, value: u8) {
+        let offset = offset & (WRAM_BANK - 1);
+        if bank == 0 {
+            ram[offset] = value;
+        } else if bank == self.wram_bank() {
+            ram[WRAM_BANK + offset] = value;
+        } else {
+            self.wram[(bank & 7) * WRAM_BANK + offset] = value;
+        }
+    }
+
+    /// The dot clock at CPU time `now` (see [`CgbHw::double`]).
+    #[inline]
+    pub fn dots(&self, now: u64) -> u64 {
+        self.dot_base + ((now - self.cpu_base) >> self.double as u32)
+    }
+
+    /// The first CPU time at which the dot clock reaches `dots` (u64::MAX
+    /// stays u64::MAX).
+    #[inline]
+    pub fn cpu_time(&self, dots: u64) -> u64 {
+        if dots == u64::MAX {
+            return u64::MAX;
+        }
+        match dots.checked_sub(self.dot_base) {
+            Some(d) => self.cpu_base.saturating_add(d << self.double as u32),
+            // Already passed (a time before the last switch).
+            None => self
+                .cpu_base
+                .saturating_sub((self.dot_base - dots) << self.double as u32),
+        }
+    }
+
+    /// Save the CGB section: every field that is state, and the work RAM
+    /// banks that do not live in the RAM block.
+    pub fn save(&self, w: &mut StateWriter) {
+        w.begin_section(b"CGB1");
+        w.bool(self.cgb_mode);
+        w.bool(self.key1_armed);
+        w.u8(self.svbk);
+        // Bank 0 and the mapped bank live in the RAM section: zeros here,
+        // so that equal machines save equal bytes.
+        let mapped = self.wram_bank();
+        for b in 0..8 {
+            if b == 0 || b == mapped {
+                w.raw(&[0; WRAM_BANK]);
+            } else {
+                w.raw(&self.wram[b * WRAM_BANK..(b + 1) * WRAM_BANK]);
+            }
+        }
+        w.u16(self.hdma.src);
+        w.u16(self.hdma.dst);
+        w.u8(self.hdma.blocks);
+        w.bool(self.hdma.hblank);
+        for v in [self.rp, self.ff72, self.ff73, self.ff74, self.ff75] {
+            w.u8(v);
+        }
+        w.bool(self.double);
+        w.u64(self.cpu_base);
+        w.u64(self.dot_base);
+        w.end_section();
+    }
+
+    pub fn load(&mut self, r: &mut StateReader, now: u64) -> Result<()> {
+        r.begin_section(b"CGB1")?;
+        let cgb_mode = r.bool()?;
+        if cgb_mode != self.cgb_mode {
+            return Err(Error::InvalidState(
+                "state was saved in the other CGB mode (CGB vs DMG compatibility)".into(),
+            ));
+        }
+        self.key1_armed = r.bool()?;
+        self.svbk = r.u8()? & 7;
+        self.wram.copy_from_slice(r.raw(0x8000)?);
+        self.hdma.src = r.u16()? & 0xFFF0;
+        self.hdma.dst = r.u16()? & 0x1FF0;
+        self.hdma.blocks = r.u8()? & 0x7F;
+        self.hdma.hblank = r.bool()?;
+        self.rp = r.u8()?;
+        self.ff72 = r.u8()?;
+        self.ff73 = r.u8()?;
+        self.ff74 = r.u8()?;
+        self.ff75 = r.u8()?;
+        self.double = r.bool()?;
+        self.cpu_base = r.u64()?;
+        self.dot_base = r.u64()?;
+        if self.cpu_base > now || self.dot_base > self.cpu_base {
+            return Err(Error::InvalidState(format!(
+                "corrupted state: CGB speed switch at ({}, {}) after time {now}",
+                self.cpu_base, self.dot_base
+            )));
+        }
+        r.end_section()
+    }
+}

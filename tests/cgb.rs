@@ -1,0 +1,304 @@
+//! The Game Boy Color (`Model::Cgb`): Mooneye's CGB tests, the DMG-only
+//! ROMs that must fail on a CGB, cgb-acid2, and the CGB's registers, banks
+//! and DMA. Every ROM runs on the fast path and on the reference path,
+//! which must end in the same state.
+mod common;
+
+use emurust::screen::ColorConversion;
+use emurust::{GameBoy, Model};
+
+/// Run a Mooneye ROM on a CGB, both paths; the verdict of the fast path,
+/// after checking the reference path ends identically.
+fn mooneye_cgb(rel: &str) -> Option<Result<(), String>> {
+    let rom = common::load(rel)?;
+    let mut verdicts = Vec::new();
+    let mut regs = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::Cgb).expect("ROM loads");
+        gb.set_reference_mode(reference);
+        verdicts.push(common::run_mooneye_gb(&mut gb, 1200));
+        regs.push((gb.registers(), gb.cycles()));
+    }
+    assert_eq!(
+        regs[0], regs[1],
+        "{rel}: the fast and the reference path end differently"
+    );
+    Some(verdicts.swap_remove(0))
+}
+
+macro_rules! mooneye_cgb {
+    ($($name:ident: $path:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                if let Some(Err(e)) = mooneye_cgb($path) {
+                    panic!("{}: {e}", $path);
+                }
+            }
+        )*
+    };
+}
+
+mooneye_cgb! {
+    mooneye_boot_regs_cgb: "mooneye/misc/boot_regs-cgb.gb";
+    mooneye_boot_div_cgb_abcde: "mooneye/misc/boot_div-cgbABCDE.gb";
+    mooneye_boot_hwio_c: "mooneye/misc/boot_hwio-C.gb";
+    mooneye_bits_unused_hwio_c: "mooneye/misc/bits/unused_hwio-C.gb";
+    mooneye_ppu_vblank_stat_intr_c: "mooneye/misc/ppu/vblank_stat_intr-C.gb";
+}
+
+/// ROMs for other models that a CGB must fail (they check what differs):
+/// passing them would mean the CGB behaves like a DMG where it must not.
+#[test]
+fn dmg_only_roms_fail_on_a_cgb() {
+    for rel in [
+        "mooneye/acceptance/boot_regs-dmgABC.gb",
+        "mooneye/acceptance/boot_div-dmgABCmgb.gb",
+        "mooneye/acceptance/boot_hwio-dmgABCmgb.gb",
+        "mooneye/acceptance/bits/unused_hwio-GS.gb",
+        "mooneye/misc/boot_regs-A.gb",
+        "mooneye/misc/boot_div-A.gb",
+        "mooneye/misc/boot_div-cgb0.gb",
+    ] {
+        if let Some(verdict) = mooneye_cgb(rel) {
+            assert!(verdict.is_err(), "{rel} passes on a CGB");
+        }
+    }
+}
+
+// ---- cgb-acid2 -----------------------------------------------------------------
+
+const WIDTH: usize = 160;
+const HEIGHT: usize = 144;
+
+/// Decode a PNG to RGB bytes, row-major.
+fn load_png_rgb(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| err(&e))?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(|e| err(&e))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| err(&"image too large"))?;
+    let mut buf = vec![0; size];
+    let info = reader.next_frame(&mut buf).map_err(|e| err(&e))?;
+    if (info.width as usize, info.height as usize) != (WIDTH, HEIGHT) {
+        return Err(err(&format!("{}x{} image", info.width, info.height)));
+    }
+    let channels = match info.color_type {
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        other => return Err(err(&format!("colour type {other:?}, expected RGB"))),
+    };
+    let mut rgb = Vec::with_capacity(WIDTH * HEIGHT * 3);
+    for y in 0..HEIGHT {
+        let row = &buf[y * info.line_size..];
+        for x in 0..WIDTH {
+            rgb.extend_from_slice(&row[x * channels..x * channels + 3]);
+        }
+    }
+    Ok(rgb)
+}
+
+/// cgb-acid2 after `frames` frames (the last one drawn) in the reference
+/// image's colour conversion; the differing pixels and the rows they are on.
+fn cgb_acid2(reference: bool, every_frame: bool) -> Option<(usize, Vec<usize>)> {
+    let rom = common::load("acid2/cgb-acid2.gbc")?;
+    let expected = load_png_rgb(&common::roms_dir().join("acid2/cgb-acid2-reference.png"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut gb = GameBoy::with_model(&rom, None, Model::auto(&rom)).expect("ROM loads");
+    assert_eq!(
+        gb.model(),
+        Model::Cgb,
+        "cgb-acid2 is CGB-only: auto picks the CGB"
+    );
+    gb.set_reference_mode(reference);
+    gb.set_color_conversion(ColorConversion::Full);
+    if every_frame {
+        for _ in 0..120 {
+            gb.run_frame(true);
+        }
+    } else {
+        gb.run_frames(120, true);
+    }
+    let actual = gb.screen().rgb();
+    let mut rows = Vec::new();
+    let mut n = 0;
+    for y in 0..HEIGHT {
+        let w = WIDTH * 3;
+        let d = (0..WIDTH)
+            .filter(|x| {
+                actual[y * w + x * 3..y * w + x * 3 + 3]
+                    != expected[y * w + x * 3..y * w + x * 3 + 3]
+            })
+            .count();
+        if d > 0 {
+            rows.push(y);
+            n += d;
+        }
+    }
+    Some((n, rows))
+}
+
+#[test]
+fn cgb_acid2_pixel_exact() {
+    for (reference, every_frame) in [(false, false), (false, true), (true, false)] {
+        if let Some((n, rows)) = cgb_acid2(reference, every_frame) {
+            assert_eq!(
+                n, 0,
+                "cgb-acid2 (reference path {reference}, every frame {every_frame}): {n} pixels \
+                 differ, rows {rows:?}"
+            );
+        }
+    }
+}
+
+// ---- CGB hardware on a built ROM --------------------------------------------------
+
+/// What the fast and reference paths must agree on: registers, the clock,
+/// every address the CPU sees from 0x8000 on, VRAM bank 1, the palettes.
+fn machine_view(gb: &GameBoy) -> (emurust::Registers, u64, Vec<u8>) {
+    let mut bytes: Vec<u8> = (0x8000..=0xFFFFu16).map(|a| gb.peek(a)).collect();
+    let ppu = &gb.hardware().ppu;
+    bytes.extend_from_slice(ppu.vram1().map_or(&[][..], |v| &v[..]));
+    bytes.extend_from_slice(ppu.palette_ram().map_or(&[][..], |p| &p[..]));
+    (gb.registers(), gb.cycles(), bytes)
+}
+
+/// A 32 KiB ROM with `program` at 0x0150 and header byte 0x143 = `cgb_flag`
+/// (checksum fixed), entered from 0x0100.
+fn cgb_rom(program: &[u8], cgb_flag: u8) -> Vec<u8> {
+    let mut rom = vec![0u8; 0x8000];
+    rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x50, 0x01]);
+    rom[0x134..0x13C].copy_from_slice(b"CGBTEST\0");
+    rom[0x143] = cgb_flag;
+    rom[0x150..0x150 + program.len()].copy_from_slice(program);
+    let sum = rom[0x134..0x14D]
+        .iter()
+        .fold(0u8, |s, &b| s.wrapping_sub(b).wrapping_sub(1));
+    rom[0x14D] = sum;
+    rom
+}
+
+/// LCD off; work RAM banks 2 and 3 get 0x22 and 0x33 at 0xD000 (SVBK),
+/// bank 2 is read back into 0xC000; VRAM bank 1 gets 0x11 at 0x8000
+/// (VBK) and bank 0's byte is read into 0xC001; a general-purpose HDMA
+/// copies 0xC000-0xC00F to 0x8010 (bank 0), read back into 0xC002; a
+/// speed switch (KEY1, STOP), KEY1 read into 0xC003; BCPS/BCPD with
+/// auto-increment write two bytes, read back into 0xC004/0xC005; then the
+/// program waits in a loop.
+const CGB_PROGRAM: &[u8] = &[
+    0xF3, // di
+    0xAF, 0xE0, 0x40, // xor a; ldh (LCDC),a
+    0x3E, 0x02, 0xE0, 0x70, 0x3E, 0x22, 0xEA, 0x00, 0xD0, // SVBK=2; (d000)=0x22
+    0x3E, 0x03, 0xE0, 0x70, 0x3E, 0x33, 0xEA, 0x00, 0xD0, // SVBK=3; (d000)=0x33
+    0x3E, 0x02, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x00, 0xC0, // SVBK=2; (c000)=(d000)
+    0x3E, 0x01, 0xE0, 0x4F, 0x3E, 0x11, 0xEA, 0x00, 0x80, // VBK=1; (8000)=0x11
+    0xAF, 0xE0, 0x4F, 0xFA, 0x00, 0x80, 0xEA, 0x01, 0xC0, // VBK=0; (c001)=(8000)
+    0x3E, 0xC0, 0xE0, 0x51, 0xAF, 0xE0, 0x52, // HDMA source 0xC000
+    0xAF, 0xE0, 0x53, 0x3E, 0x10, 0xE0, 0x54, // HDMA destination 0x8010
+    0xAF, 0xE0, 0x55, // HDMA5 = 0: one block, general purpose
+    0xFA, 0x10, 0x80, 0xEA, 0x02, 0xC0, // (c002)=(8010)
+    0x3E, 0x01, 0xE0, 0x4D, 0x10, 0x00, // KEY1=1; stop
+    0xF0, 0x4D, 0xEA, 0x03, 0xC0, // (c003)=KEY1
+    0x3E, 0x80, 0xE0, 0x68, // BCPS = 0x80: index 0, auto-increment
+    0x3E, 0x5A, 0xE0, 0x69, 0x3E, 0x6B, 0xE0, 0x69, // BCPD = 0x5A, 0x6B
+    0x3E, 0x01, 0xE0, 0x68, 0xF0, 0x69, 0xEA, 0x04, 0xC0, // BCPS=1; (c004)=BCPD
+    0xF0, 0x68, 0xEA, 0x05, 0xC0, // (c005)=BCPS
+    0x18, 0xFE, // jr -2
+];
+
+#[test]
+fn cgb_registers_banks_hdma_and_speed_switch() {
+    let rom = cgb_rom(CGB_PROGRAM, 0x80);
+    let mut results = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::auto(&rom)).unwrap();
+        gb.set_reference_mode(reference);
+        gb.run_frames(3, false);
+        let got: Vec<u8> = (0xC000..0xC006).map(|a| gb.peek(a)).collect();
+        assert_eq!(
+            got,
+            [0x22, 0x00, 0x22, 0xFE, 0x6B, 0x41],
+            "reference path {reference}: bank 2, VRAM bank 0, HDMA copy, KEY1 after the \
+             switch, BCPD at index 1, BCPS (index 1, bit 6 set)"
+        );
+        // In double speed a frame with the LCD off is 70,224 dots: twice
+        // as many CPU T-cycles.
+        let before = gb.cycles();
+        gb.run_frame(false);
+        assert_eq!(
+            gb.cycles() - before,
+            2 * 70_224,
+            "reference path {reference}"
+        );
+        results.push(machine_view(&gb));
+    }
+    assert!(results[0] == results[1], "fast and reference path differ");
+}
+
+/// A CGB's state saved anywhere in `CGB_PROGRAM` (work RAM banks set
+/// aside, VRAM bank 1 mapped, double speed on) continues as the machine it
+/// was saved from; a DMG refuses it, and a CGB refuses a DMG's.
+#[test]
+fn cgb_states_continue_and_refuse_the_other_model() {
+    let rom = cgb_rom(CGB_PROGRAM, 0x80);
+    for steps in [6, 10, 14, 18, 22, 26, 30, 34, 38, 42] {
+        let mut a = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        for _ in 0..steps {
+            a.step_instruction();
+        }
+        let state = a.save_state();
+        let mut b = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        b.load_state(&state).unwrap();
+        assert_eq!(
+            b.save_state(),
+            state,
+            "after {steps} steps: the state reloads as saved"
+        );
+        a.run_frames(2, false);
+        b.run_frames(2, false);
+        assert!(
+            machine_view(&a) == machine_view(&b),
+            "after {steps} steps: the loaded state continues differently"
+        );
+        let mut dmg = GameBoy::with_model(&rom, None, Model::Dmg).unwrap();
+        let err = dmg.load_state(&state).unwrap_err().to_string();
+        assert!(err.contains("saved on a Game Boy Color"), "{err}");
+        let err = b.load_state(&dmg.save_state()).unwrap_err().to_string();
+        assert!(err.contains("saved on a DMG"), "{err}");
+    }
+}
+
+// ---- Blargg's CGB ROMs ------------------------------------------------------------
+
+/// A Blargg ROM on a CGB, both paths (same verdict, registers and clock).
+fn blargg_cgb(rel: &str, frames: u32) {
+    let Some(rom) = common::load(rel) else {
+        return;
+    };
+    let mut ends = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::Cgb).expect("ROM loads");
+        gb.set_reference_mode(reference);
+        if let Err(e) = common::run_blargg_gb(&mut gb, frames) {
+            panic!("{rel} (reference path {reference}): {e}");
+        }
+        ends.push((gb.registers(), gb.cycles()));
+    }
+    assert_eq!(ends[0], ends[1], "{rel}: the paths end differently");
+}
+
+/// Double speed: interrupt latency measured in both speeds.
+#[test]
+fn blargg_interrupt_time_cgb() {
+    blargg_cgb("blargg/interrupt_time/interrupt_time.gb", 600);
+}
+
+/// The CGB's APU: wave RAM read and retrigger while playing, power-off
+/// clearing the length counters, and the rest of dmg_sound's checks.
+#[test]
+fn blargg_cgb_sound() {
+    blargg_cgb("blargg/cgb_sound/cgb_sound.gb", 3000);
+}
