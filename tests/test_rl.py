@@ -142,7 +142,7 @@ def test_num_envs_auto_follows_the_policy_and_the_device() -> None:
         "pixel", "cpu", emurust.available_cpus()
     )
     assert auto_num_envs("pixel", "cpu", 2) == 64
-    assert auto_num_envs("ram", "cpu", 2) == 256
+    assert auto_num_envs("ram", "cpu", 2) == 512
     assert auto_num_envs("ram", "cpu", 16) == 2048
     assert auto_num_envs("pixel", "cuda:0", 16) == 1024
     assert PPOConfig(num_envs=10).resolved().num_envs == 10

@@ -180,15 +180,17 @@ def auto_num_envs(policy: str, device: str, cpus: int) -> int:
 
     On a CPU the learner sets the pace, and more envs only make each rollout longer: the
     pixel network runs 64 envs (2,048 transitions a rollout), the RAM policy, whose network
-    costs a few microseconds a transition, 128 per CPU (at least 256) so that the per-batch
-    overhead of the Python loop is spread over many envs. On a GPU the update costs little
-    per transition, so the envs are sized to keep the emulator threads busy: 64 per CPU, at
-    least 512 (not measured on a GPU yet: see bench/README.md).
+    costs a few microseconds a transition, 128 per CPU, at least 512: the per-batch overhead
+    of the Python loop is spread over many envs and the update's matrices are larger (on 2
+    quiet cores 256 / 512 / 1,024 envs ran at 31,190 / 46,001 / 59,188 env steps/s, and 512
+    envs trained a better agent than 256 in the default 5M steps: bench/README.md). On a
+    GPU the update costs little per transition, so the envs are sized to keep the emulator
+    threads busy: 64 per CPU, at least 512 (not measured on a GPU yet: see bench/README.md).
     """
     if _is_cuda(device):
         return max(512, 64 * cpus)
     if policy == "ram":
-        return max(256, 128 * cpus)
+        return max(512, 128 * cpus)
     return 64
 
 
