@@ -639,19 +639,30 @@ def _screenshot_rule(probe: Probe, spec: RomSpec) -> Verdict:
     )
 
 
+def _out_expectation(stem: str, tag: str) -> tuple[str, str] | None:
+    """What follows ``tag`` (``..._out``) in a gambatte test's file name: ``("hex", digits)``,
+    ``("audio", "0" or "1")``, or None when the tag is absent or followed by neither."""
+    at = stem.find(tag)
+    if at < 0:
+        return None
+    rest = stem[at + len(tag) :]
+    if rest.startswith(("audio0", "audio1")):
+        return "audio", rest[5]
+    digits = re.match(r"[0-9A-Fa-f]*", rest)
+    if digits and digits.group(0):
+        return "hex", digits.group(0).upper()
+    return None
+
+
 def gambatte_expectation(rel: str) -> tuple[str, str]:
     """What a gambatte test's file name says a DMG shows: ``("hex", digits)``,
     ``("audio", "0" or "1")`` or ``("blank", "")``. ValueError when it says nothing."""
     stem = Path(rel).stem
     for tag in ("_dmg08_cgb04c_out", "_dmg08_out"):
-        at = stem.find(tag)
-        if at >= 0:
-            rest = stem[at + len(tag) :]
-            if rest.startswith(("audio0", "audio1")):
-                return "audio", rest[5]
-            digits = re.match(r"[0-9A-Fa-f]*", rest)
-            if digits and digits.group(0):
-                return "hex", digits.group(0).upper()
+        if tag in stem:
+            found = _out_expectation(stem, tag)
+            if found is not None:
+                return found
             break
     if stem.endswith("_dmg08_cgb_blank"):
         return "blank", ""
@@ -662,17 +673,10 @@ def gambatte_cgb_expectation(rel: str) -> tuple[str, str]:
     """What a gambatte test's file name says a CGB shows (``_cgb04c_out<HEX>`` or
     ``_cgb04c_outaudio0/1``): ``("hex", digits)`` or ``("audio", "0" or "1")``. ValueError
     when it says nothing."""
-    stem = Path(rel).stem
-    tag = "_cgb04c_out"
-    at = stem.find(tag)
-    if at >= 0:
-        rest = stem[at + len(tag) :]
-        if rest.startswith(("audio0", "audio1")):
-            return "audio", rest[5]
-        digits = re.match(r"[0-9A-Fa-f]*", rest)
-        if digits and digits.group(0):
-            return "hex", digits.group(0).upper()
-    raise ValueError(f"{rel}: no CGB expectation in the file name")
+    found = _out_expectation(Path(rel).stem, "_cgb04c_out")
+    if found is None:
+        raise ValueError(f"{rel}: no CGB expectation in the file name")
+    return found
 
 
 def cgb_cells(rgb: Any) -> Any:

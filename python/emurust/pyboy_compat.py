@@ -317,20 +317,23 @@ class PyBoyMemoryView:
             self._gb._patch_boot_rom(0, bytes(patched))
             owner._boot_rom = bytes(patched)
             return
-        if bank < 0 or bank >= owner._rom_banks:
-            raise InvalidAddressError(
-                f"ROM bank {bank} out of range (the ROM has {owner._rom_banks} banks)"
-            )
+        start = self._rom_offset(bank, first, last)
+        rom = bytearray(owner._rom)
+        for a, v in zip(r, values):
+            rom[start + a - first] = v
+        self._gb._patch_rom(start, bytes(rom[start : start + last - first + 1]))
+        owner._rom = bytes(rom)
+
+    def _rom_offset(self, bank: int, first: int, last: int) -> int:
+        """Where ``memory[bank, first..=last]`` (0x0000-0x7FFF) starts in the ROM image,
+        with PyBoy's errors for a bank the ROM lacks or a range that leaves the bank."""
+        banks = self._owner._rom_banks
+        if bank < 0 or bank >= banks:
+            raise InvalidAddressError(f"ROM bank {bank} out of range (the ROM has {banks} banks)")
         base = 0x4000 if first >= 0x4000 else 0
         if last - base >= 0x4000:
             raise InvalidAddressError("Out of bounds for reading ROM bank")
-        start = bank * 0x4000 + first - base
-        rom = bytearray(owner._rom)
-        for a, v in zip(r, values):
-            rom[bank * 0x4000 + a - base] = v
-        stop = bank * 0x4000 + last - base + 1
-        self._gb._patch_rom(start, bytes(rom[start:stop]))
-        owner._rom = bytes(rom)
+        return bank * 0x4000 + first - base
 
     def _banked(self, bank: object, addr: Memoryish, value: Any) -> Any:
         if not isinstance(bank, int):
@@ -359,15 +362,8 @@ class PyBoyMemoryView:
                     raise InvalidAddressError("Start address out of range for bootrom")
                 out = [boot[a] for a in r]
             else:
-                if bank < 0 or bank >= owner._rom_banks:
-                    raise InvalidAddressError(
-                        f"ROM bank {bank} out of range (the ROM has {owner._rom_banks} banks)"
-                    )
-                base = 0x4000 if first >= 0x4000 else 0
-                if last - base >= 0x4000:
-                    raise InvalidAddressError("Out of bounds for reading ROM bank")
-                rom = owner._rom
-                out = [rom[bank * 0x4000 + a - base] for a in r]
+                start = self._rom_offset(bank, first, last)
+                out = [owner._rom[start + a - first] for a in r]
         elif first < 0xA000:
             if bank != 0:
                 raise InvalidArgumentError("Selecting bank of VRAM is only supported for CGB mode")
