@@ -170,10 +170,12 @@ def bench_vec(path: Path, state: bytes, num_envs: int, threads: int, seconds: fl
     return _run_for(step, _actions(num_envs), seconds)
 
 
-def bench_pyboy_serial(path: Path, state: bytes, seconds: float) -> float:
+def _pyboy_env_maker(path: Path, state: bytes) -> Callable[[], Any]:
+    """The PyBoy env of every PyBoy contender: one ROM, the RL step, the common start."""
     from pyboy_env import PyBoyEnv
 
-    env = PyBoyEnv(
+    return functools.partial(
+        PyBoyEnv,
         str(path),
         FRAME_SKIP,
         HOLD_FRAMES,
@@ -181,6 +183,10 @@ def bench_pyboy_serial(path: Path, state: bytes, seconds: float) -> float:
         episode_steps=EPISODE_STEPS,
         initial_state=state,
     )
+
+
+def bench_pyboy_serial(path: Path, state: bytes, seconds: float) -> float:
+    env = _pyboy_env_maker(path, state)()
     try:
         env.reset(seed=0)
         return _run_for(lambda a: env.step(int(a[0])), _actions(1), seconds)
@@ -190,17 +196,8 @@ def bench_pyboy_serial(path: Path, state: bytes, seconds: float) -> float:
 
 def bench_async(path: Path, state: bytes, workers: int, seconds: float) -> float:
     from gymnasium.vector import AsyncVectorEnv
-    from pyboy_env import PyBoyEnv
 
-    make = functools.partial(
-        PyBoyEnv,
-        str(path),
-        FRAME_SKIP,
-        HOLD_FRAMES,
-        RAM_ADDRESSES,
-        episode_steps=EPISODE_STEPS,
-        initial_state=state,
-    )
+    make = _pyboy_env_maker(path, state)
     envs = AsyncVectorEnv([make] * workers, shared_memory=True, context="fork")
     try:
         envs.reset(seed=0)
