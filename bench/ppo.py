@@ -18,14 +18,16 @@ Each run trains ``--steps`` env steps and reports env steps/s and where the wall
 (emulators, inference, copies, update). ``--repeat R`` runs every contender R times,
 interleaved (A B C A B C ...), and keeps each one's median. ``--busy N`` runs N CPU-bound
 processes at the same priority beside all of it (a busy machine). ``--threads-grid 1x1,2x1``
-adds emurust runs with hand-set emulator x torch-update thread counts beside the defaults
-(``taskset``/cgroup-quota checks: do the defaults match the best hand-set counts?).
+adds emurust runs with hand-set emulator x torch-update thread counts beside the defaults,
+``:0`` or ``:1`` after a cell sets the update lag too (``taskset``/cgroup-quota checks: do
+the defaults match the best hand-set settings?); ``--update-lag 0|1`` sets it for every run.
 Writes ``bench/results/ppo.json`` (with the machine: CPU model, CPUs the process may use,
 load) and ``ppo.png``.
 
     python bench/ppo.py [--policy pixel,ram] [--steps 65536] [--emurust-envs 64,256]
                         [--pyboy-envs 8,16,32] [--null-env] [--busy N] [--repeat R]
-                        [--threads-grid 1x1,2x1,1x2,2x2] [--device cpu] [--no-pyboy]
+                        [--threads-grid 1x1,2x1,1x1:0] [--update-lag auto|0|1]
+                        [--device cpu] [--no-pyboy]
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def run_one(
     vectorization: str,
     num_envs: int | None,
     args: argparse.Namespace,
-    threads: tuple[int, int] | None = None,
+    threads: tuple[int, int, int | None] | None = None,
 ) -> dict[str, Any]:
     from emurust.rl.ppo import PPOConfig, train
 
@@ -67,6 +69,7 @@ def run_one(
         seed=args.seed,
         num_threads=threads[0] if threads else None,
         torch_threads=threads[1] if threads else args.torch_threads,
+        update_lag=threads[2] if threads and threads[2] is not None else args.update_lag,
     ).resolved()
     with tempfile.TemporaryDirectory() as out:
         r = train(config, out, progress=False)
@@ -82,6 +85,8 @@ def run_one(
         "seconds": round(r.seconds, 2),
         "sps": r.sps,
         "shares": {k: round(v, 4) for k, v in r.shares.items()},
+        "update_lag": r.update_lag,
+        "update_busy_share": round(r.update_seconds / r.seconds, 4) if r.seconds else 0.0,
     }
 
 
@@ -110,7 +115,9 @@ def _label(r: dict[str, Any]) -> str:
         who = "PyBoy, AsyncVectorEnv"
     extra = ""
     if r["hand_set_threads"]:
-        extra = f", threads {r['threads']['emulator']}x{r['threads']['update']}"
+        extra = (
+            f", threads {r['threads']['emulator']}x{r['threads']['update']}, lag {r['update_lag']}"
+        )
     return f"{r['policy']}: {who}, {r['num_envs']} envs{extra}"
 
 
@@ -171,8 +178,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--threads-grid",
         default=None,
-        metavar="ExT,...",
-        help="also emurust with these emulator x update-torch thread counts (e.g. 1x1,2x1)",
+        metavar="ExT[:L],...",
+        help="also emurust with these emulator x update-torch thread counts, and update lag "
+        "L if given (e.g. 1x1,2x1,1x1:0,2x1:0)",
+    )
+    p.add_argument(
+        "--update-lag",
+        type=lambda x: None if x == "auto" else int(x),
+        default=None,
+        help="PPOConfig.update_lag for every run: 0, 1 or auto (default)",
     )
     p.add_argument("--device", default="cpu")
     p.add_argument(
@@ -185,14 +199,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     from emurust import available_cpus
 
     policies = args.policy.split(",")
-    plan: list[tuple[str, str, str, int | None, tuple[int, int] | None]] = []
+    plan: list[tuple[str, str, str, int | None, tuple[int, int, int | None] | None]] = []
     for policy in policies:
         for n in _counts(args.emurust_envs):
             plan.append((policy, "emurust", "native", n, None))
         if args.threads_grid:
             for cell in args.threads_grid.split(","):
-                e, t = (int(x) for x in cell.split("x"))
-                plan.append((policy, "emurust", "native", _counts(args.emurust_envs)[0], (e, t)))
+                size, _, lag = cell.partition(":")
+                e, t = (int(x) for x in size.split("x"))
+                hand = (e, t, int(lag) if lag else None)
+                plan.append((policy, "emurust", "native", _counts(args.emurust_envs)[0], hand))
         if args.null_env:
             plan.append((policy, "emurust", "null", _counts(args.emurust_envs)[0], None))
         if not args.no_pyboy:
@@ -254,7 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(
                 f"{policy}: default threads {default['threads']} reach "
                 f"{100 * default['sps'] / top['sps']:.0f}% of the best hand-set "
-                f"({top['threads']['emulator']}x{top['threads']['update']})"
+                f"({top['threads']['emulator']}x{top['threads']['update']}, "
+                f"lag {top['update_lag']})"
             )
         null = [r for r in runs if r["policy"] == policy and r["vectorization"] == "null"]
         if null:

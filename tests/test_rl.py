@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import csv
 import json
+import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -202,6 +204,59 @@ def test_the_same_seed_trains_the_same_agent_whatever_the_emulator_threads(
     assert not torch.equal(
         weights[0], torch.cat([p.flatten() for p in Agent((72, 80), 0, 3).parameters()])
     )
+
+
+@pytest.mark.parametrize("lag", [0, 1])
+def test_each_rollout_is_collected_by_the_policy_update_lag_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lag: int
+) -> None:
+    """update_lag=0: rollout k+1 is collected by the weights update k produced (CleanRL's
+    schedule). update_lag=1: update k runs on a thread of its own while rollout k+1 is
+    collected, by the weights from one update earlier; the learner's weights are the same
+    whichever thread computes them, and the run ends with the last update's."""
+
+    def fingerprint(agent: Any) -> bytes:
+        return b"".join(p.detach().numpy().tobytes() for p in agent.state_dict().values())
+
+    versions: list[bytes] = []  # the learner's weights before each update
+    update_threads: list[str] = []
+    collected_with: list[bytes] = []
+    real_update, real_collect = ppo.ppo_update, ppo.Rollout.collect
+
+    def update(agent: Any, *args: object, **kwargs: object) -> dict[str, float]:
+        versions.append(fingerprint(agent))
+        update_threads.append(threading.current_thread().name)
+        return real_update(agent, *args, **kwargs)  # type: ignore[arg-type]
+
+    def collect(self: ppo.Rollout) -> None:
+        collected_with.append(fingerprint(self.agent))
+        real_collect(self)
+
+    monkeypatch.setattr(ppo, "ppo_update", update)
+    monkeypatch.setattr(ppo.Rollout, "collect", collect)
+    config = PPOConfig(total_timesteps=8 * 16 * 4, num_envs=8, num_steps=16, update_lag=lag)
+    train(config, tmp_path, progress=False)
+    assert len(versions) == 4
+    assert len(collected_with) == 4
+    assert len(set(versions)) == 4  # every update changed the weights
+    if lag == 0:
+        assert collected_with == versions
+        assert all(name == threading.current_thread().name for name in update_threads)
+    else:
+        assert collected_with == [versions[0], versions[0], versions[1], versions[2]]
+        assert all(name.startswith("ppo-update") for name in update_threads)
+    agent, _ = load_agent(tmp_path / "agent.pt")
+    assert fingerprint(agent) not in versions  # the last update's result was saved
+
+
+def test_update_lag_is_checked() -> None:
+    assert PPOConfig().resolved().update_lag == 1
+    assert PPOConfig(device="cuda").resolved().update_lag == 0
+    assert PPOConfig(torch_threads=2).resolved().update_lag == 0
+    with pytest.raises(ValueError, match="update_lag must be 0 or 1"):
+        PPOConfig(update_lag=2).resolved()
+    with pytest.raises(ValueError, match="torch_threads=2"):
+        PPOConfig(update_lag=1, torch_threads=2).resolved()
 
 
 def test_the_null_env_measures_the_trainer_alone(tmp_path: Path) -> None:

@@ -155,7 +155,9 @@ def learning_curve(out: Path, random_return: float | None, trained_return: float
     return True
 
 
-def _shares(shares: dict[str, float]) -> str:
+def _shares(result: Any) -> str:
+    """Where the wall time went. With ``update_lag=1`` the update runs beside the rollouts:
+    its share is the time training waited for it, and its own length is said beside."""
     names = {
         "env": "emulators (recv/send)",
         "inference": "policy inference",
@@ -163,7 +165,15 @@ def _shares(shares: dict[str, float]) -> str:
         "update": "PPO update",
         "other": "other",
     }
-    return ", ".join(f"{names[k]} {100 * v:.0f}%" for k, v in shares.items())
+    text = ", ".join(f"{names[k]} {100 * v:.0f}%" for k, v in result.shares.items())
+    if result.update_lag:
+        busy = result.update_seconds / result.seconds if result.seconds else 0.0
+        text = text.replace(
+            "PPO update",
+            f"waiting for the PPO update (which ran {100 * busy:.0f}% of the time"
+            ", beside the rollouts)",
+        )
+    return text
 
 
 def add_config_arguments(p: argparse.ArgumentParser, skip: Sequence[str] = ()) -> None:
@@ -325,7 +335,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     threads = result.threads
     print(
         f"trained {result.global_step:,} steps in {result.seconds:.0f} s "
-        f"({result.sps:,.0f} steps/s). Where the time went: {_shares(result.shares)}. "
+        f"({result.sps:,.0f} steps/s). Where the time went: {_shares(result)}. "
         f"Threads: emulators {threads['emulator'] or 'auto'}, policy {threads['rollout']}, "
         f"update {threads['update']} (of {available_cpus()} CPUs this process may use)"
     )
@@ -351,7 +361,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         f"- {result.global_step:,} env steps in {result.seconds:.0f} s of training "
         f"({result.sps:,.0f} steps/s), {config.policy} policy, backend {config.backend}, "
         f"{config.num_envs} envs, seed {config.seed}",
-        f"- where the time went: {_shares(result.shares)}",
+        f"- where the time went: {_shares(result)}",
         f"- evaluation on {n} seeded episodes: trained agent {trained.mean():.1f} "
         f"(std {trained.std():.1f}), random policy {random.mean():.1f} (std {random.std():.1f})",
     ]

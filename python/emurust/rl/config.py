@@ -123,6 +123,17 @@ class PPOConfig:
             "one thread beside the emulators)"
         ),
     )
+    update_lag: int | None = field(
+        default=None,
+        metadata=_opt(
+            "0: each rollout is collected by the policy its previous rollout trained "
+            "(CleanRL's schedule); 1: the update of one rollout runs on a thread of its own "
+            "while the next rollout is collected, by the policy from one update earlier, so "
+            "the update and the rollout use two cores at once (auto: 1 on a CPU with one "
+            "torch thread per phase, 0 otherwise; see thread_plan)",
+            auto=True,
+        ),
+    )
     checkpoints: int = field(default=4, metadata=_opt("checkpoints written during training"))
 
     def resolved(self) -> PPOConfig:
@@ -148,8 +159,23 @@ class PPOConfig:
         total = self.total_timesteps
         if total is None:
             total = 5_000_000 if self.policy == "ram" else 1_500_000
+        lag = self.update_lag
+        if lag is None:
+            lag = int(not _is_cuda(self.device) and (self.torch_threads or 1) == 1)
+        elif lag not in (0, 1):
+            raise ValueError(f"update_lag must be 0 or 1, got {lag!r}")
+        elif lag and (self.torch_threads or 1) != 1:
+            raise ValueError(
+                "update_lag=1 runs the update beside the rollout on one torch thread each; "
+                f"it cannot be combined with torch_threads={self.torch_threads}"
+            )
         return dataclasses.replace(
-            self, num_envs=n, num_steps=steps, learning_rate=lr, total_timesteps=total
+            self,
+            num_envs=n,
+            num_steps=steps,
+            learning_rate=lr,
+            total_timesteps=total,
+            update_lag=lag,
         )
 
     @property
@@ -218,6 +244,10 @@ def thread_plan(config: PPOConfig, cpus: int | None = None) -> ThreadPlan:
       (``OMP_WAIT_POLICY=PASSIVE``); beside other busy processes the spinning threads made it
       up to 7 times slower than one thread. One thread is also what makes a seeded run train
       the same weights on every machine: torch's CPU results depend on its thread count.
+    - With ``update_lag=1`` (the default on a CPU) the update runs on a thread of its own,
+      beside the next rollout, each on one torch thread: the second core works through the
+      update's whole length without OpenMP's barriers, and the schedule (rollout k+1 by the
+      weights of update k-1) does not depend on the CPUs, so the weights do not either.
     """
     cpus = available_cpus() if cpus is None else cpus
     emulator = config.num_threads if config.num_threads is not None else cpus

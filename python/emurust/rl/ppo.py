@@ -19,6 +19,12 @@ bottom as one loop: collect a rollout (:class:`Rollout`), compute advantages, ru
 - Threads per phase: the policy acts on one torch thread beside the emulator threads, the
   update on ``torch_threads``; both sized from the CPUs the process may use
   (:func:`emurust.available_cpus`: affinity and cgroup quota).
+- ``update_lag=1`` (the default on a CPU): the update of rollout k runs on a thread of its
+  own while rollout k+1 is collected by a copy of the policy one update behind (the weights
+  of update k-1), so that the learner, which sets the pace on a CPU, has a core of its own
+  instead of waiting for the rollout, and the rollout for it. The stored log-probabilities
+  are the collecting policy's, so PPO's ratio and clipping are taken against the policy that
+  acted, as always. ``update_lag=0`` is CleanRL's schedule.
 - The wall time is split into phases (envs, inference, copies, update, other), printed at
   the end of :func:`emurust.rl.cli.train_main` and written to ``summary.json``.
 
@@ -29,6 +35,7 @@ final ``agent.pt`` and ``summary.json``.
 
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import json
@@ -37,7 +44,8 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Union
@@ -122,6 +130,18 @@ class _ActorCritic(nn.Module):
         if action is None:
             action = dist.probs.argmax(-1) if greedy else dist.sample()
         return action, dist.log_prob(action), dist.entropy(), self.critic(h).squeeze(-1)
+
+    def sample(
+        self, screen: torch.Tensor | None, ram: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(action, log-probability, value) for prepared observations, an action sampled:
+        what the rollout needs of :meth:`act`, without the distribution object and the
+        entropy (the same arithmetic and random draws as ``act``'s sampling)."""
+        h = self.features(screen, ram)
+        logits = self.actor(h)
+        logp = logits - logits.logsumexp(-1, keepdim=True)
+        action = torch.multinomial(logp.softmax(-1), 1, True).squeeze(-1)
+        return action, logp.gather(-1, action.unsqueeze(-1)).squeeze(-1), self.critic(h).squeeze(-1)
 
     def observe(
         self, screen: torch.Tensor | None, ram: torch.Tensor | None, greedy: bool = False
@@ -212,12 +232,17 @@ class PixelAgent(_ActorCritic):
             )
         ).reshape(n, patches * channels)
         # The features come position by position; nn.Flatten gives them channel by channel:
-        # permute the first hidden layer's columns to match instead of the features.
+        # permute whichever is smaller, the features (small batches: the rollout's steps) or
+        # the first hidden layer's columns (the update's minibatches).
         body = self.body[0]
         assert isinstance(body, nn.Linear)
         w = body.weight
-        conv_w = w[:, : patches * channels].reshape(-1, channels, patches).transpose(1, 2)
-        out = h @ conv_w.reshape(w.shape[0], -1).t()
+        if n * patches * channels < w.shape[0] * patches * channels:
+            h = h.reshape(n, patches, channels).transpose(1, 2).reshape(n, -1)
+            out = h @ w[:, : patches * channels].t()
+        else:
+            conv_w = w[:, : patches * channels].reshape(-1, channels, patches).transpose(1, 2)
+            out = h @ conv_w.reshape(w.shape[0], -1).t()
         if self.ram is not None and ram is not None:
             out = out + self.ram(ram.float() / 255.0) @ w[:, patches * channels :].t()
         return torch.relu(out + body.bias)
@@ -490,6 +515,15 @@ class Rollout:
         stage.copy_(host)
         return stage.to(self.device, non_blocking=True)
 
+    def _columns(self, ids: npt.NDArray[np.intp]) -> slice | torch.Tensor:
+        """The rollout's columns of a batch's envs: a slice when they are consecutive (the
+        usual case: the vector envs hand out fixed batches of consecutive envs), so results
+        go in with plain slice assignments; else an index tensor."""
+        lo = int(ids[0])
+        if int(ids[-1]) - lo == len(ids) - 1 and bool((np.diff(ids) == 1).all()):
+            return slice(lo, lo + len(ids))
+        return torch.as_tensor(ids, device=self.device)
+
     def start(self, seed: int) -> None:
         """Reset every env and take the first observation of each batch."""
         with self.times("env"):
@@ -504,16 +538,15 @@ class Rollout:
         with self.times("env"):
             obs, rew, term, trunc, info, ids = self.envs.recv()
         with self.times("copies"):
-            done_at = self.t[ids] - 1
-            had = done_at >= 0
-            if had.any():
-                # Two uploads (indices, then reward/termination/truncation) rather than five.
-                where = torch.as_tensor(np.stack([done_at[had], ids[had]]), device=self.device)
-                got = np.stack([rew[had], term[had], trunc[had]]).astype(np.float32)
+            done_at = int(self.t[ids[0]]) - 1  # a batch's envs move in step
+            if done_at >= 0:
+                # One upload of reward, termination and truncation rather than three.
+                got = np.stack([rew, term, trunc]).astype(np.float32)
                 results = torch.as_tensor(got, device=self.device)
-                self.rewards[where[0], where[1]] = results[0]
-                self.terms[where[0], where[1]] = results[1]
-                self.truncs[where[0], where[1]] = results[2]
+                cols = self._columns(ids)
+                self.rewards[done_at, cols] = results[0]
+                self.terms[done_at, cols] = results[1]
+                self.truncs[done_at, cols] = results[2]
             self.ended[ids] = term | trunc
             if "episode" in info:
                 done = info["_episode"]
@@ -529,14 +562,11 @@ class Rollout:
             s = self.agent.prepare(self._upload(screen, (key, "screen")))
             r = self._upload(ram, (key, "ram"))
         with self.times("inference"), torch.no_grad():
-            action, logprob, _, value = self.agent.act(s, r)
+            action, logprob, value = self.agent.sample(s, r)
             chosen = action.cpu().numpy()  # waits for the device
         with self.times("copies"):
-            # Rollout rows, env columns and validity in one upload (one copy to a GPU).
-            where = torch.as_tensor(
-                np.stack([self.t[ids], ids, ~self.ended[ids]]), device=self.device
-            )
-            at, cols = where[0], where[1]
+            at = int(self.t[ids[0]])  # a batch's envs move in step
+            cols = self._columns(ids)
             if self.screens is not None and s is not None:
                 self.screens[at, cols] = s
             if self.rams is not None and r is not None:
@@ -544,7 +574,7 @@ class Rollout:
             self.actions[at, cols] = action
             self.logprobs[at, cols] = logprob
             self.values[at, cols] = value
-            self.valid[at, cols] = where[2].bool()
+            self.valid[at, cols] = torch.as_tensor(~self.ended[ids], device=self.device)
         with self.times("env"):
             self.envs.send(chosen, ids)
         self.t[ids] += 1
@@ -566,7 +596,7 @@ class Rollout:
             with self.times("copies"):
                 s = self.agent.prepare(self._upload(screen, (key, "screen")))
                 r = self._upload(ram, (key, "ram"))
-                cols = torch.as_tensor(ids, device=self.device)
+                cols = self._columns(ids)
             with self.times("inference"), torch.no_grad():
                 self.values[self.steps, cols] = self.agent.value(s, r)
             self.carry[key] = (screen, ram)
@@ -602,7 +632,7 @@ class TrainResult:
     seconds: float
     env_seconds: float
     episodes: int
-    #: Wall time in the PPO epochs (GAE, minibatch gradient steps).
+    #: Time the PPO epochs took (minibatch gradient steps), on whichever thread ran them.
     update_seconds: float
     final_mean_return: float
     sps: float
@@ -610,6 +640,9 @@ class TrainResult:
     shares: dict[str, float] = field(default_factory=dict)
     #: Threads used: emulator (None: VecGameBoy's default), rollout and update torch threads.
     threads: dict[str, int | None] = field(default_factory=dict)
+    #: 1: the updates ran beside the rollouts (``shares["update"]`` is the time training
+    #: waited for them; ``update_seconds`` their own length).
+    update_lag: int = 0
 
 
 class _Logger:
@@ -668,6 +701,60 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="step", unit_scale=True, mininterval=interval)
 
 
+class _Learner:
+    """Runs :func:`ppo_update` on one rollout's batch: in the caller's thread, or with
+    ``lagged`` on a thread of its own, so that the caller collects the next rollout
+    meanwhile (one torch thread each: torch's thread count is one setting per process).
+    ``seconds`` is the time the updates took, wherever they ran."""
+
+    def __init__(
+        self,
+        agent: AnyAgent,
+        optimizer: torch.optim.Optimizer,
+        config: PPOConfig,
+        rng: np.random.Generator,
+        threads: int,
+        lagged: bool,
+    ) -> None:
+        self.agent, self.optimizer, self.config, self.rng = agent, optimizer, config, rng
+        self.threads = threads
+        self.seconds = 0.0
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="ppo-update") if lagged else None
+        self.job: Future[dict[str, float]] | None = None
+        self.stats: dict[str, float] = {}
+
+    def _update(self, batch: Batch, lr_frac: float) -> dict[str, float]:
+        t0 = time.perf_counter()
+        assert self.config.learning_rate is not None
+        if self.config.anneal_lr:
+            self.optimizer.param_groups[0]["lr"] = lr_frac * self.config.learning_rate
+        # Lagged, the whole run is on one torch thread (train sets it): torch's thread
+        # count is one setting per process, not to be changed under the rollout's feet.
+        with _torch_threads(self.threads) if self.pool is None else nullcontext():
+            stats = ppo_update(self.agent, self.optimizer, batch, self.config, self.rng)
+            self.agent.learn_from(batch.rams)
+        self.seconds += time.perf_counter() - t0
+        return stats
+
+    def start(self, batch: Batch, lr_frac: float) -> None:
+        """Start the update on ``batch`` (``lr_frac``: the annealed fraction of the rate)."""
+        if self.pool is None:
+            self.stats = self._update(batch, lr_frac)
+        else:
+            self.job = self.pool.submit(self._update, batch, lr_frac)
+
+    def finish(self) -> dict[str, float]:
+        """Wait for the update started last; its ``losses/...`` metrics."""
+        if self.job is not None:
+            job, self.job = self.job, None
+            self.stats = job.result()
+        return self.stats
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> TrainResult:
     """Train a PPO agent on ``config.game``; write logs, checkpoints, ``agent.pt`` and
     ``summary.json`` under ``out``."""
@@ -704,22 +791,38 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
         foreach=True if device.type == "cpu" else None,
     )
     times = PhaseTimes()
-    rollout = Rollout(envs, spec, agent, config.num_steps, device, times)
+    # With update_lag=1 the rollouts are collected by a copy of the agent that follows the
+    # learner one update behind, while the learner trains on a thread of its own.
+    lagged = bool(config.update_lag)
+    behaviour = copy.deepcopy(agent) if lagged else agent
+    rollout = Rollout(envs, spec, behaviour, config.num_steps, device, times)
     logger = _Logger(out, config)
     bar = _progress_bar(config.num_iterations * config.batch_size, progress)
     checkpoint_every = max(1, config.num_iterations // max(1, config.checkpoints))
+    learner = _Learner(agent, optimizer, config, rng, threads.update, lagged)
+    stack = ExitStack()
     try:
+        if lagged:  # one torch thread in each of the two threads, for the whole run
+            stack.enter_context(_torch_threads(threads.rollout))
         rollout.start(config.seed)
+        with _torch_threads(threads.rollout):
+            rollout.collect()
         for iteration in range(1, config.num_iterations + 1):
-            if config.anneal_lr:
-                frac = 1.0 - (iteration - 1.0) / config.num_iterations
-                optimizer.param_groups[0]["lr"] = frac * config.learning_rate
-            with _torch_threads(threads.rollout):
-                rollout.collect()
-            with times("update"), _torch_threads(threads.update):
+            with times("update"):
                 batch = rollout.batch(config.gamma, config.gae_lambda)
-                stats = ppo_update(agent, optimizer, batch, config, rng)
-                agent.learn_from(batch.rams)
+            global_step = rollout.global_step
+            with times("update") if not lagged else nullcontext():
+                learner.start(batch, 1.0 - (iteration - 1.0) / config.num_iterations)
+            if lagged and iteration < config.num_iterations:
+                # The next rollout, by the policy from before this update, beside it.
+                rollout.collect()
+            with times("update"):
+                stats = learner.finish()
+            if lagged:
+                behaviour.load_state_dict(agent.state_dict())
+            elif iteration < config.num_iterations:
+                with _torch_threads(threads.rollout):
+                    rollout.collect()
             elapsed = time.perf_counter() - times.start
             returns = rollout.returns
             row = {
@@ -732,7 +835,7 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
                 "charts/learning_rate": optimizer.param_groups[0]["lr"],
                 **stats,
             }
-            logger.log(rollout.global_step, row)
+            logger.log(global_step, row)
             if bar is not None:
                 bar.update(config.batch_size)
                 bar.set_postfix(
@@ -742,10 +845,12 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
                 )
             if iteration % checkpoint_every == 0 or iteration == config.num_iterations:
                 torch.save(
-                    agent.checkpoint(game=spec.name, global_step=rollout.global_step),
-                    out / "checkpoints" / f"step_{rollout.global_step:09d}.pt",
+                    agent.checkpoint(game=spec.name, global_step=global_step),
+                    out / "checkpoints" / f"step_{global_step:09d}.pt",
                 )
     finally:
+        learner.close()
+        stack.close()
         if bar is not None:
             bar.close()
         envs.close()
@@ -758,11 +863,12 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
         seconds=seconds,
         env_seconds=times.seconds["env"],
         episodes=rollout.episodes,
-        update_seconds=times.seconds["update"],
+        update_seconds=learner.seconds,
         final_mean_return=float(np.mean(rollout.returns)) if rollout.returns else math.nan,
         sps=rollout.global_step / seconds,
         shares=times.shares(),
         threads=threads._asdict(),
+        update_lag=int(lagged),
     )
     summary = {
         "config": dataclasses.asdict(config),
@@ -771,6 +877,7 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
         "env_seconds": round(result.env_seconds, 2),
         "update_seconds": round(result.update_seconds, 2),
         "time_shares": {k: round(v, 4) for k, v in result.shares.items()},
+        "update_lag": result.update_lag,
         "threads": result.threads,
         "available_cpus": available_cpus(),
         "episodes": result.episodes,
