@@ -127,11 +127,14 @@ def test_the_ram_network_standardizes_bytes_with_running_statistics() -> None:
 
 def test_threads_are_planned_per_phase_from_the_cpus_the_process_may_use() -> None:
     assert emurust.available_cpus() >= 1
-    cfg = PPOConfig()
-    assert thread_plan(cfg) == (emurust.available_cpus(), 1, 1)
+    cfg = PPOConfig()  # the update beside the rollout (update_lag=1): it keeps a CPU
+    assert thread_plan(cfg) == (max(1, emurust.available_cpus() - 1), 1, 1)
     assert thread_plan(cfg, cpus=1) == (1, 1, 1)
-    assert thread_plan(cfg, cpus=16) == (16, 1, 1)
+    assert thread_plan(cfg, cpus=2) == (1, 1, 1)
+    assert thread_plan(cfg, cpus=16) == (15, 1, 1)
+    assert thread_plan(PPOConfig(update_lag=0), cpus=16) == (16, 1, 1)
     assert thread_plan(PPOConfig(torch_threads=3, num_threads=5), cpus=2) == (5, 1, 3)
+    assert thread_plan(PPOConfig(torch_threads=3), cpus=2) == (2, 1, 3)
     assert thread_plan(PPOConfig(device="cuda"), cpus=8) == (8, 1, 1)
     assert thread_plan(PPOConfig(vectorization="ray"), cpus=8) == (1, 1, 1)
 
