@@ -86,6 +86,7 @@ def run_one(
         "sps": r.sps,
         "shares": {k: round(v, 4) for k, v in r.shares.items()},
         "update_lag": r.update_lag,
+        "update_on_thread": r.update_on_thread,
         "update_busy_share": round(r.update_seconds / r.seconds, 4) if r.seconds else 0.0,
     }
 

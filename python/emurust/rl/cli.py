@@ -156,8 +156,9 @@ def learning_curve(out: Path, random_return: float | None, trained_return: float
 
 
 def _shares(result: Any) -> str:
-    """Where the wall time went. With ``update_lag=1`` the update runs beside the rollouts:
-    its share is the time training waited for it, and its own length is said beside."""
+    """Where the wall time went. When the update ran beside the rollouts (``update_lag=1``
+    with 2 CPUs or more), its share is the time training waited for it, and its own length
+    is said beside."""
     names = {
         "env": "emulators (recv/send)",
         "inference": "policy inference",
@@ -166,7 +167,7 @@ def _shares(result: Any) -> str:
         "other": "other",
     }
     text = ", ".join(f"{names[k]} {100 * v:.0f}%" for k, v in result.shares.items())
-    if result.update_lag:
+    if result.update_on_thread:
         busy = result.update_seconds / result.seconds if result.seconds else 0.0
         text = text.replace(
             "PPO update",
