@@ -271,6 +271,7 @@ def test_a_lagged_run_trains_the_same_weights_on_one_cpu_as_on_two(
 
 def test_update_lag_is_checked() -> None:
     assert PPOConfig().resolved().update_lag == 1
+    assert PPOConfig(policy="ram").resolved().update_lag == 0
     assert PPOConfig(device="cuda").resolved().update_lag == 0
     assert PPOConfig(torch_threads=2).resolved().update_lag == 0
     with pytest.raises(ValueError, match="update_lag must be 0 or 1"):
