@@ -8,6 +8,7 @@ Needs torch (the ``rl`` extra); skipped, with the reason, without it.
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import threading
@@ -269,11 +270,57 @@ def test_a_lagged_run_trains_the_same_weights_on_one_cpu_as_on_two(
     assert torch.equal(weights[0], weights[1])
 
 
+def test_a_minibatch_in_two_shards_takes_the_same_step_on_one_thread_or_two() -> None:
+    """update_shards=2: each minibatch's gradient as the sum of its two halves' (each
+    term a sum over the half divided by the minibatch's rows), the second half on a
+    replica: the same step as in one pass up to rounding, and bit for bit the same whether
+    the second half runs on a thread of its own or in turn."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    torch.manual_seed(3)
+    n = 96
+    agent = PixelAgent((72, 80), 0, 3)
+    screens = agent.prepare(torch.randint(0, 256, (n, 72, 80), dtype=torch.uint8))
+    batch = ppo.Batch(
+        screens=screens,
+        rams=None,
+        actions=torch.randint(0, 3, (n,)),
+        logprobs=torch.full((n,), -1.1),
+        advantages=torch.randn(n),
+        returns=torch.randn(n),
+        values=torch.randn(n),
+    )
+    config = PPOConfig(num_minibatches=2, update_epochs=2).resolved()
+    results = []
+    for mode in ("one pass", "in turn", "two threads"):
+        a = copy.deepcopy(agent)
+        opt = torch.optim.Adam(a.parameters(), lr=1e-3, eps=1e-5, foreach=True)
+        pool = ThreadPoolExecutor(1) if mode == "two threads" else None
+        shard = None if mode == "one pass" else ppo.Shard(copy.deepcopy(agent), pool)
+        stats = ppo.ppo_update(a, opt, batch, config, np.random.default_rng(0), shard)
+        if pool is not None:
+            pool.shutdown()
+        results.append((torch.cat([p.flatten() for p in a.parameters()]), stats))
+    (one, one_stats), (turn, turn_stats), (two, two_stats) = results
+    assert not torch.equal(one, torch.cat([p.flatten() for p in agent.parameters()]))
+    assert torch.allclose(one, turn, atol=1e-6)
+    assert one_stats == pytest.approx(turn_stats, rel=1e-4, abs=1e-6)
+    assert torch.equal(turn, two)
+    assert turn_stats == two_stats
+
+
 def test_update_lag_is_checked() -> None:
     assert PPOConfig().resolved().update_lag == 1
     assert PPOConfig(policy="ram").resolved().update_lag == 0
     assert PPOConfig(device="cuda").resolved().update_lag == 0
     assert PPOConfig(torch_threads=2).resolved().update_lag == 0
+    assert PPOConfig().resolved().update_shards == 2
+    assert PPOConfig(policy="ram").resolved().update_shards == 1
+    assert PPOConfig(device="cuda").resolved().update_shards == 1
+    with pytest.raises(ValueError, match="update_shards must be 1 or 2"):
+        PPOConfig(update_shards=3).resolved()
+    with pytest.raises(ValueError, match="torch_threads=2"):
+        PPOConfig(update_shards=2, torch_threads=2, update_lag=0).resolved()
     with pytest.raises(ValueError, match="update_lag must be 0 or 1"):
         PPOConfig(update_lag=2).resolved()
     with pytest.raises(ValueError, match="torch_threads=2"):

@@ -134,6 +134,15 @@ class PPOConfig:
             auto=True,
         ),
     )
+    update_shards: int | None = field(
+        default=None,
+        metadata=_opt(
+            "1: each minibatch's gradient in one pass; 2: in two fixed halves, on two threads "
+            "when the process may use 2 CPUs or more (the same results on one thread or two; "
+            "auto: 2 for the pixel policy on a CPU with one torch thread per phase, else 1)",
+            auto=True,
+        ),
+    )
     checkpoints: int = field(default=4, metadata=_opt("checkpoints written during training"))
 
     def resolved(self) -> PPOConfig:
@@ -169,6 +178,16 @@ class PPOConfig:
                 "update_lag=1 runs the update beside the rollout on one torch thread each; "
                 f"it cannot be combined with torch_threads={self.torch_threads}"
             )
+        shards = self.update_shards
+        if shards is None:
+            shards = 1 + _auto_lag(self)  # the same condition: pixel, CPU, one torch thread
+        elif shards not in (1, 2):
+            raise ValueError(f"update_shards must be 1 or 2, got {shards!r}")
+        elif shards == 2 and (self.torch_threads or 1) != 1:
+            raise ValueError(
+                "update_shards=2 computes each half of a minibatch on one torch thread; it "
+                f"cannot be combined with torch_threads={self.torch_threads}"
+            )
         return dataclasses.replace(
             self,
             num_envs=n,
@@ -176,6 +195,7 @@ class PPOConfig:
             learning_rate=lr,
             total_timesteps=total,
             update_lag=lag,
+            update_shards=shards,
         )
 
     @property

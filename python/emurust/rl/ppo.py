@@ -70,6 +70,7 @@ __all__ = [
     "PixelAgent",
     "RamAgent",
     "Rollout",
+    "Shard",
     "TrainResult",
     "auto_num_envs",
     "evaluate",
@@ -728,6 +729,11 @@ class _Learner:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="ppo-update") if on_thread else None
         self.job: Future[dict[str, float]] | None = None
         self.stats: dict[str, float] = {}
+        self.shard: Shard | None = None
+        if config.update_shards == 2:
+            two = available_cpus() >= 2
+            pool = ThreadPoolExecutor(1, thread_name_prefix="ppo-shard") if two else None
+            self.shard = Shard(copy.deepcopy(agent), pool)
 
     def _update(self, batch: Batch, lr_frac: float) -> dict[str, float]:
         t0 = time.perf_counter()
@@ -738,7 +744,7 @@ class _Learner:
         # torch's thread count is one setting per process, not to be changed under the
         # rollout's feet.
         with _torch_threads(self.threads) if self.pool is None else nullcontext():
-            stats = ppo_update(self.agent, self.optimizer, batch, self.config, self.rng)
+            stats = ppo_update(self.agent, self.optimizer, batch, self.config, self.rng, self.shard)
             self.agent.learn_from(batch.rams)
         self.seconds += time.perf_counter() - t0
         return stats
@@ -760,6 +766,8 @@ class _Learner:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.shard is not None and self.shard.pool is not None:
+            self.shard.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> TrainResult:
@@ -890,6 +898,7 @@ def train(config: PPOConfig, out: str | Path, *, progress: bool = True) -> Train
         "time_shares": {k: round(v, 4) for k, v in result.shares.items()},
         "update_lag": result.update_lag,
         "update_on_thread": result.update_on_thread,
+        "update_shards": config.update_shards,
         "threads": result.threads,
         "available_cpus": available_cpus(),
         "episodes": result.episodes,
@@ -940,14 +949,57 @@ def _torch_threads(n: int) -> Iterator[None]:
             torch.set_num_threads(before)
 
 
+def _minibatch_losses(
+    agent: AnyAgent, batch: Batch, idx: torch.Tensor, adv: torch.Tensor, c: float, n: int | None
+) -> tuple[torch.Tensor, ...]:
+    """PPO's terms over the rows ``idx`` of ``batch`` (``adv``: their normalized
+    advantages): (policy loss, value loss, entropy, old approximate KL, approximate KL,
+    clipped fraction). ``n`` None: means over the rows; else sums divided by ``n``, the rows
+    of the whole minibatch, so that the terms of its shards add up to the minibatch's."""
+
+    def reduce(x: torch.Tensor) -> torch.Tensor:
+        return x.mean() if n is None else x.sum() / n
+
+    # index_select, not x[idx]: several times faster on a CPU for rows of bytes.
+    screens = None if batch.screens is None else batch.screens.index_select(0, idx)
+    rams = None if batch.rams is None else batch.rams.index_select(0, idx)
+    _, newlogprob, entropy, newvalue = agent.act(screens, rams, batch.actions[idx])
+    logratio = newlogprob - batch.logprobs[idx]
+    ratio = logratio.exp()
+    with torch.no_grad():
+        old_approx_kl = reduce(-logratio)
+        approx_kl = reduce((ratio - 1) - logratio)
+        clipfrac = reduce(((ratio - 1.0).abs() > c).float())
+    pg_loss = reduce(torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - c, 1 + c)))
+    old, target = batch.values[idx], batch.returns[idx]
+    clipped = old + torch.clamp(newvalue - old, -c, c)
+    v_loss = 0.5 * reduce(torch.max((newvalue - target) ** 2, (clipped - target) ** 2))
+    return pg_loss, v_loss, reduce(entropy), old_approx_kl, approx_kl, clipfrac
+
+
+class Shard(NamedTuple):
+    """The second half of each minibatch in :func:`ppo_update`: a replica of the agent
+    (its gradients are added to the agent's) and the executor that runs it (None: in
+    turn, on the caller's thread; the same results either way)."""
+
+    replica: AnyAgent
+    pool: ThreadPoolExecutor | None
+
+
 def ppo_update(
     agent: AnyAgent,
     optimizer: torch.optim.Optimizer,
     batch: Batch,
     config: PPOConfig,
     rng: np.random.Generator,
+    shard: Shard | None = None,
 ) -> dict[str, float]:
-    """The PPO epochs over one rollout; returns the ``losses/...`` metrics."""
+    """The PPO epochs over one rollout; returns the ``losses/...`` metrics.
+
+    With ``shard``, each minibatch is computed in two fixed halves, the second by
+    ``shard.replica`` (on ``shard.pool``'s thread when given: two cores at once), their
+    gradients added in a fixed order before the clipping and the optimizer's step: the same
+    results on one thread or two."""
     b = len(batch.actions)
     c = config.clip_coef
     device = batch.actions.device
@@ -955,37 +1007,57 @@ def ppo_update(
     # host wait for the GPU 16 times an update.
     clipfracs: list[torch.Tensor] = []
     pg_loss = v_loss = entropy_loss = old_approx_kl = approx_kl = torch.zeros(())
+    params: list[torch.Tensor] = list(agent.parameters())
+    if shard is not None:
+        shard.replica.load_state_dict(agent.state_dict())  # buffers too (RAM statistics)
+        shard_params: list[torch.Tensor] = list(shard.replica.parameters())
 
-    def rows(x: torch.Tensor | None, idx: torch.Tensor) -> torch.Tensor | None:
-        # index_select, not x[idx]: several times faster on a CPU for rows of bytes.
-        return None if x is None else x.index_select(0, idx)
+    def backward(terms: tuple[torch.Tensor, ...]) -> None:
+        pg, v, ent = terms[:3]
+        (pg - config.ent_coef * ent + config.vf_coef * v).backward()
+
+    def half(idx: torch.Tensor, adv: torch.Tensor, n: int) -> tuple[torch.Tensor, ...]:
+        assert shard is not None
+        terms = _minibatch_losses(shard.replica, batch, idx, adv, c, n)
+        backward(terms)
+        return terms
 
     for _ in range(config.update_epochs):
         # num_minibatches parts of (almost) equal size: the autoreset steps left out make
         # the batch a little smaller than num_envs * num_steps.
         for part in np.array_split(rng.permutation(b), config.num_minibatches):
             idx = torch.as_tensor(part, device=device)
-            _, newlogprob, entropy, newvalue = agent.act(
-                rows(batch.screens, idx), rows(batch.rams, idx), batch.actions[idx]
-            )
-            logratio = newlogprob - batch.logprobs[idx]
-            ratio = logratio.exp()
-            with torch.no_grad():
-                old_approx_kl = (-logratio).mean()
-                approx_kl = ((ratio - 1) - logratio).mean()
-                clipfracs.append(((ratio - 1.0).abs() > c).float().mean())
             adv = batch.advantages[idx]
             adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - c, 1 + c)).mean()
-            old, target = batch.values[idx], batch.returns[idx]
-            clipped = old + torch.clamp(newvalue - old, -c, c)
-            v_loss = 0.5 * torch.max((newvalue - target) ** 2, (clipped - target) ** 2).mean()
-            entropy_loss = entropy.mean()
-            loss = pg_loss - config.ent_coef * entropy_loss + config.vf_coef * v_loss
             optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(agent.parameters(), config.max_grad_norm, foreach=True)
+            if shard is None:
+                terms = _minibatch_losses(agent, batch, idx, adv, c, None)
+                backward(terms)
+            else:
+                n, h = len(part), len(part) // 2
+                for p in shard_params:
+                    p.grad = None
+                if shard.pool is not None:
+                    second = shard.pool.submit(half, idx[h:], adv[h:], n)
+                    first = _minibatch_losses(agent, batch, idx[:h], adv[:h], c, n)
+                    backward(first)
+                    other = second.result()
+                else:
+                    first = _minibatch_losses(agent, batch, idx[:h], adv[:h], c, n)
+                    backward(first)
+                    other = half(idx[h:], adv[h:], n)
+                terms = tuple(a + o for a, o in zip(first, other))
+                mine = [p.grad for p in params if p.grad is not None]
+                theirs = [p.grad for p in shard_params if p.grad is not None]
+                assert len(mine) == len(theirs) == len(params)
+                torch._foreach_add_(mine, theirs)
+            pg_loss, v_loss, entropy_loss, old_approx_kl, approx_kl, clipfrac = terms
+            clipfracs.append(clipfrac)
+            nn.utils.clip_grad_norm_(params, config.max_grad_norm, foreach=True)
             optimizer.step()
+            if shard is not None:
+                with torch.no_grad():
+                    torch._foreach_copy_(shard_params, params)
         if config.target_kl is not None and approx_kl.item() > config.target_kl:
             break
     targets, old_values = batch.returns, batch.values
