@@ -19,12 +19,16 @@ bottom as one loop: collect a rollout (:class:`Rollout`), compute advantages, ru
 - Threads per phase: the policy acts on one torch thread beside the emulator threads, the
   update on ``torch_threads``; both sized from the CPUs the process may use
   (:func:`emurust.available_cpus`: affinity and cgroup quota).
-- ``update_lag=1`` (the default on a CPU): the update of rollout k runs on a thread of its
-  own while rollout k+1 is collected by a copy of the policy one update behind (the weights
-  of update k-1), so that the learner, which sets the pace on a CPU, has a core of its own
-  instead of waiting for the rollout, and the rollout for it. The stored log-probabilities
-  are the collecting policy's, so PPO's ratio and clipping are taken against the policy that
-  acted, as always. ``update_lag=0`` is CleanRL's schedule.
+- ``update_lag=1`` (the pixel policy's default on a CPU): the update of rollout k runs on a
+  thread of its own while rollout k+1 is collected by a copy of the policy one update
+  behind (the weights of update k-1), so that the learner, which sets the pace on a CPU,
+  has a core of its own instead of waiting for the rollout, and the rollout for it. The
+  stored log-probabilities are the collecting policy's, so PPO's ratio and clipping are
+  taken against the policy that acted, as always. ``update_lag=0`` is CleanRL's schedule.
+- ``update_shards=2`` (the pixel policy's default on a CPU): each minibatch's gradient as the
+  sum of its two fixed halves', the second on a replica of the network and a thread of its
+  own (:class:`Shard`), so that the update uses two cores without OpenMP's threads, with the
+  same results on one thread or two.
 - The wall time is split into phases (envs, inference, copies, update, other), printed at
   the end of :func:`emurust.rl.cli.train_main` and written to ``summary.json``.
 
