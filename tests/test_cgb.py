@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 import emurust
+from emurust.envs import GameBoyVectorEnv
+from emurust.games import Field, GameSpec, GameSpecError
 from emurust.verify.romgen import build_rom
 
 HEIGHT, WIDTH = 144, 160
@@ -174,3 +176,42 @@ def test_conformance_runner_cgb_column(shared_roms: Path) -> None:
         verdict = conf.run_one(probe, column[rel])
         assert verdict.status == status, (rel, model, verdict.detail)
     assert failing in conf.KNOWN_CGB_FAILURES
+
+
+def _colour_spec(**changes: object) -> GameSpec:
+    spec = GameSpec(
+        name="ColourTest",
+        rom=cgb_rom(COLOR_PROGRAM),
+        actions=((), ("a",)),
+        fields={"x": Field(0xC000)},
+        reward=lambda before, after: np.zeros(len(after.x)),
+        obs="rgb",
+        frame_skip=4,
+    )
+    return spec.replace(**changes) if changes else spec
+
+
+def test_game_specs_and_envs_take_the_model() -> None:
+    """``GameSpec.model`` (default "dmg") reaches the envs; Gymnasium's keyword overrides
+    it; the PyBoy backend refuses a CGB by name."""
+    assert _colour_spec().model == "dmg"
+    with pytest.raises(GameSpecError, match="unknown model 'gbc'"):
+        _colour_spec(model="gbc")
+    magenta = np.array(MAGENTA_PYBOY, np.uint8)
+    for model, colour in (("dmg", None), ("cgb", magenta), ("auto", magenta)):
+        env = GameBoyVectorEnv(_colour_spec(model=model), 2, num_threads=1)
+        env.reset(seed=0)
+        obs = np.asarray(env.step(np.zeros(2, np.int64))[0])
+        if colour is None:  # a DMG shows this program's screen in greys
+            assert (obs[..., 0] == obs[..., 1]).all(), model
+        else:
+            assert (obs == colour).all(), model
+        env.close()
+    env = GameBoyVectorEnv(_colour_spec(), 2, num_threads=1, model="cgb")
+    assert env.game.model == "cgb"
+    env.reset(seed=0)
+    assert (np.asarray(env.step(np.zeros(2, np.int64))[0]) == magenta).all()
+    env.close()
+    pytest.importorskip("pyboy")
+    with pytest.raises(GameSpecError, match="PyBoy backend runs the DMG only"):
+        GameBoyVectorEnv(_colour_spec(model="auto"), 2, backend="pyboy")

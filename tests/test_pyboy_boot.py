@@ -103,7 +103,7 @@ def test_lockstep_from_power_on(rom: Path) -> None:
     RAM, I/O, VRAM and screen once the game has replaced the boot ROM's tiles."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ours = emurust.PyBoy(str(rom))
+        ours = emurust.PyBoy(str(rom), cgb=False)
     theirs = _pyboy(rom)
     vram_same_since = None
     for frame in range(1, IN_STEP_UNTIL[rom.name] + 1):
@@ -202,7 +202,7 @@ def test_pyboy_states_written_by_emurust(rom: Path) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ours = emurust.PyBoy(str(rom))
+        ours = emurust.PyBoy(str(rom), cgb=False)
     theirs = new()
     inputs = ("start", "a", "right", "left", "b", "up")
     frame = 0

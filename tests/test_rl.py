@@ -453,6 +453,24 @@ def test_emurust_train_and_play_end_to_end(tmp_path: Path) -> None:
     assert emurust_main(["train", "--game", "Tetris", "--out", str(out)]) == 2
 
 
+def test_emurust_train_takes_the_model(tmp_path: Path) -> None:
+    """``emurust train --model cgb``: the game runs on a Game Boy Color (Starcatch, a DMG
+    cartridge, in compatibility mode); the spec's model otherwise (dmg)."""
+    from emurust.games import get, register
+
+    original = get("Starcatch")
+    assert original.model == "dmg"
+    argv = ["train", "--total-steps", "256", "--num-envs", "8", "--num-steps", "32"]
+    argv += ["--eval-episodes", "1", "--gif-steps", "0", "--no-progress"]
+    try:
+        assert emurust_main([*argv, "--model", "cgb", "--out", str(tmp_path / "cgb")]) == 0
+        assert get("Starcatch").model == "cgb"
+    finally:
+        register(original, replace=True)
+    with pytest.raises(SystemExit):
+        emurust_main([*argv, "--model", "gbc", "--out", str(tmp_path / "bad")])
+
+
 def test_student_t_cdf_matches_the_integral_of_its_density() -> None:
     from math import gamma, pi, sqrt
 

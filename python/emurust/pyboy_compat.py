@@ -177,6 +177,47 @@ def _with_pyboys_ram(rom: bytes) -> bytes:
     return bytes(patched)
 
 
+# PyBoy 2.8.1's default cgb_color_palette: background, object palette 0, object palette 1.
+_DEFAULT_CGB_PALETTES = (
+    (0xFFFFFF, 0x7BFF31, 0x0063C5, 0x000000),
+    (0xFFFFFF, 0xFF8484, 0x943A3A, 0x000000),
+    (0xFFFFFF, 0xFF8484, 0x943A3A, 0x000000),
+)
+
+
+def _pick_cgb(cgb: object, rom: bytes, boot: bytes | None) -> bool:
+    """Whether PyBoy 2.8.1 builds a CGB: ``cgb=None`` follows the cartridge's header byte
+    0x143 (bit 7), or with a boot ROM given, whether that boot ROM is a CGB's (longer than
+    256 bytes); ``True``/``False`` force it, and a given boot ROM must then be of that
+    machine (``InvalidOperationError`` otherwise, as in PyBoy)."""
+    if cgb is None:
+        if boot is not None:
+            return len(boot) > 0x100
+        return len(rom) > 0x143 and bool(rom[0x143] & 0x80)
+    chosen = bool(cgb)
+    if boot is not None and (len(boot) > 0x100) != chosen:
+        raise InvalidOperationError("Invalid bootrom for emulation-mode")
+    return chosen
+
+
+def _cgb_palettes(palettes: Any) -> tuple[tuple[int, ...], ...]:
+    """``cgb_color_palette``: three palettes (background, object 0, object 1) of four
+    0xRRGGBB colours, PyBoy's default for ``None``."""
+    if palettes is None:
+        return _DEFAULT_CGB_PALETTES
+    try:
+        out = tuple(tuple(_index(c, "cgb_color_palette colour") for c in p) for p in palettes)
+    except TypeError:
+        raise InvalidArgumentError(
+            "cgb_color_palette must be three palettes of four 0xRRGGBB colours"
+        ) from None
+    if len(out) != 3 or any(len(p) != 4 or not all(0 <= c <= 0xFFFFFF for c in p) for p in out):
+        raise InvalidArgumentError(
+            "cgb_color_palette must be three palettes of four 0xRRGGBB colours"
+        )
+    return out
+
+
 def _cartridge_title(rom: bytes) -> str:
     """The title as PyBoy reads it: 0x134 up to 0x143 (0x142 for CGB-flagged ROMs), up to
     the first NUL."""
@@ -335,6 +376,30 @@ class PyBoyMemoryView:
             raise InvalidAddressError("Out of bounds for reading ROM bank")
         return bank * 0x4000 + first - base
 
+    def _cgb_bank(self, region: str, bank: int, r: range, addr: Memoryish, value: Any) -> Any:
+        """``memory[bank, addr]`` on a CGB at 0x8000-0x9FFF (VRAM banks 0-1) or 0xC000-0xDFFF
+        (WRAM banks 0-7; as in PyBoy, 0xC000-0xCFFF and 0xD000-0xDFFF both address the
+        bank's 4 KiB, so ``memory[0, 0xD000]`` is bank 0's first byte, the one at 0xC000),
+        whatever VBK/SVBK select; the range stays within one bank."""
+        base, size, banks = (0x8000, 0x2000, 2) if region == "vram" else (0xC000, 0x1000, 8)
+        if not 0 <= bank < banks:
+            raise InvalidAddressError(f"{region.upper()} Bank out of range")
+        first = (r.start - base) % size
+        end = first + (r[-1] - r.start) + 1
+        if end > size:
+            raise InvalidAddressError(f"Out of bounds for reading {region.upper()} bank")
+        if value is None:
+            data = self._gb._read_bank(region, bank, first, end - first)
+            out = list(data[:: r.step])
+            return out if isinstance(addr, slice) else out[0]
+        values = self._values(value, len(r))
+        if r.step == 1:
+            self._gb._write_bank(region, bank, first, bytes(values))
+        else:
+            for a, v in zip(r, values):
+                self._gb._write_bank(region, bank, (a - base) % size, bytes([v]))
+        return None
+
     def _banked(self, bank: object, addr: Memoryish, value: Any) -> Any:
         if not isinstance(bank, int):
             raise InvalidArgumentError("Bank has to be integer. Slicing is not supported.")
@@ -365,6 +430,8 @@ class PyBoyMemoryView:
                 start = self._rom_offset(bank, first, last)
                 out = [owner._rom[start + a - first] for a in r]
         elif first < 0xA000:
+            if owner._cgb:
+                return self._cgb_bank("vram", bank, r, addr, value)
             if bank != 0:
                 raise InvalidArgumentError("Selecting bank of VRAM is only supported for CGB mode")
             if last >= 0xA000:
@@ -400,6 +467,8 @@ class PyBoyMemoryView:
                     ram[o] = v
                 self._gb.load_cartridge_ram(bytes(ram))
                 return None
+        elif first < 0xE000 and owner._cgb:
+            return self._cgb_bank("wram", bank, r, addr, value)
         elif first < 0xE000:
             # The DMG's WRAM: bank 0 (and bank 1 for 0xD000-0xDFFF, its fixed second bank).
             if last >= 0xE000:
@@ -417,8 +486,11 @@ class PyBoyMemoryView:
 
 class PyBoy:
     """PyBoy 2.x's ``PyBoy`` class on the emurust core (see the module docstring and
-    docs/pyboy.md). Arguments as PyBoy's; headless only (``window="null"``, the default), DMG
-    only (``cgb=True`` is refused; a CGB-flagged ROM runs as with ``cgb=False``)."""
+    docs/pyboy.md). Arguments as PyBoy's; headless only (``window="null"``, the default).
+    ``cgb`` as in PyBoy: ``None`` picks the Game Boy Color for a cartridge whose header byte
+    0x143 has bit 7 set (or, with ``bootrom=``, when the boot ROM is longer than 256 bytes),
+    ``True`` / ``False`` force the CGB / the DMG; a CGB starts from its post-boot state (no
+    boot ROM runs)."""
 
     def __init__(
         self,
@@ -438,7 +510,7 @@ class PyBoy:
         no_input: bool = False,
         log_level: str = "WARNING",
         color_palette: Sequence[int] = _DEFAULT_PALETTE,
-        cgb_color_palette: Any = None,
+        cgb_color_palette: Sequence[Sequence[int]] | None = None,
         title_status: bool = False,
         serial_shared_memory: Any = None,
         serial_interrupt_based: bool = False,
@@ -467,8 +539,6 @@ class PyBoy:
                 raise KeyError(f"Unknown keyword argument: {name}")
             if value:
                 raise NotSupportedError(f"{name}={value!r} (a PyBoy plugin) is not supported")
-        if cgb:
-            raise NotSupportedError("cgb=True: emurust emulates the DMG (Game Boy) only")
         if serial_shared_memory is not None:
             raise NotSupportedError("serial_shared_memory (link cable) is not supported")
         if sgb_border:
@@ -482,29 +552,34 @@ class PyBoy:
         self.gamerom: str | None = path
         self._rom = data
         self._rom_banks = max(1, len(data) // 0x4000)
-        # Without bootrom=, emurust's own boot ROM runs (PyBoy runs its own): the game
-        # starts at PyBoy's cycle, in PyBoy's post-boot state (emurust/pyboy/_boot.py).
+        user_boot = None if bootrom is None else Path(os.fspath(bootrom)).read_bytes()
+        self._cgb = _pick_cgb(cgb, data, user_boot)
+        self._cgb_palettes = _cgb_palettes(cgb_color_palette)
+        # Without bootrom=, emurust's own DMG boot ROM runs (PyBoy runs its own): the game
+        # starts at PyBoy's cycle, in PyBoy's post-boot state (emurust/pyboy/_boot.py). A
+        # CGB starts from its post-boot state: emurust has no CGB boot ROM of PyBoy's timing.
         self._default_boot = bootrom is None
-        if bootrom is None:
-            self._boot_rom: bytes | None = boot_rom()
+        if self._cgb:
+            if user_boot is not None:
+                raise NotSupportedError(
+                    "bootrom= with the CGB: emurust.PyBoy runs no CGB boot ROM (leave bootrom "
+                    "out: the CGB starts from its post-boot state)"
+                )
+            self._boot_rom: bytes | None = None
+        elif user_boot is None:
+            self._boot_rom = boot_rom()
         else:
-            self._boot_rom = Path(os.fspath(bootrom)).read_bytes()
+            self._boot_rom = user_boot
         self._sound_emulated = bool(sound_emulated)
         self._sound_last = True
         self._sample_rate = 48000 if sound_sample_rate is None else int(sound_sample_rate)
-        if cgb is None and len(data) > 0x143 and data[0x143] & 0x80:
-            warnings.warn(
-                "this ROM is CGB-enhanced or CGB-only; emurust.PyBoy runs it as a DMG, as "
-                "PyBoy(..., cgb=False) does (PyBoy would pick CGB mode)",
-                EmuRustWarning,
-                stacklevel=2,
-            )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EmuRustWarning)  # header warnings: PyBoy's too
             self._gb = GameBoy(
                 _with_pyboys_ram(data),
                 boot_rom=self._boot_rom,
                 sound_sample_rate=self._sample_rate if self._sound_emulated else None,
+                model="cgb" if self._cgb else "dmg",
             )
         if len(data) > 0x149 and _with_pyboys_ram(data) is not data:
             self._gb._patch_rom(0x147, data[0x147:0x14A])  # the header as the game reads it
@@ -553,7 +628,11 @@ class PyBoy:
         self._mem = self._gb.memory  # the native view, kept (each access makes a new one)
         self.screen = Screen(self)
         self._gb._record_line_registers(True)  # for screen.tilemap_position_list
-        self.set_color_palette(color_palette)
+        if self._cgb:
+            self.screen._set_cgb_palettes(self._cgb_palettes, self._gb.cgb_mode)
+            self.screen._update()
+        else:
+            self.set_color_palette(color_palette)
         self.register_file = PyBoyRegisterFile(self._gb)
         self.memory = PyBoyMemoryView(self)
         self.tilemap_background = TileMap(self, "BACKGROUND")
@@ -997,7 +1076,10 @@ class PyBoy:
     # ---- the rest of PyBoy's API ----------------------------------------------------
 
     def set_color_palette(self, palette: Sequence[int]) -> None:
-        """Four 0xRRGGBB colours, lightest first (PyBoy's ``set_color_palette``)."""
+        """Four 0xRRGGBB colours, lightest first (PyBoy's ``set_color_palette``; DMG only,
+        ``InvalidOperationError`` on a CGB as in PyBoy)."""
+        if self._cgb:
+            raise InvalidOperationError("Palette change is only available in DMG mode")
         colours = [_index(c, "palette colour") for c in palette]
         if len(colours) != 4 or not all(0 <= c <= 0xFFFFFF for c in colours):
             raise InvalidArgumentError("palette must be four 0xRRGGBB colours")

@@ -269,3 +269,110 @@ impl CgbHw {
         r.end_section()
     }
 }
+
+/// A banked memory region a debugger or PyBoy's `memory[bank, addr]`
+/// reaches whatever VBK and SVBK say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BankedRegion {
+    /// Video RAM, 0x8000-0x9FFF: bank 0, and bank 1 on a CGB.
+    Vram,
+    /// Work RAM in 4 KiB banks: bank 0 (0xC000-0xCFFF), and banks 1-7
+    /// (0xD000-0xDFFF as SVBK selects them) on a CGB; a DMG has banks 0
+    /// and 1.
+    Wram,
+}
+
+impl BankedRegion {
+    /// Bytes of one bank.
+    pub fn bank_size(self) -> usize {
+        match self {
+            BankedRegion::Vram => 0x2000,
+            BankedRegion::Wram => WRAM_BANK,
+        }
+    }
+
+    /// How many banks `model` has.
+    pub fn banks(self, model: Model) -> usize {
+        match (self, model) {
+            (BankedRegion::Vram, Model::Dmg) => 1,
+            (BankedRegion::Vram, Model::Cgb) => 2,
+            (BankedRegion::Wram, Model::Dmg) => 2,
+            (BankedRegion::Wram, Model::Cgb) => 8,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            BankedRegion::Vram => "VRAM",
+            BankedRegion::Wram => "WRAM",
+        }
+    }
+
+    /// Check that `len` bytes from `offset` lie in bank `bank` of `model`.
+    fn check(self, model: Model, bank: usize, offset: usize, len: usize) -> Result<()> {
+        let banks = self.banks(model);
+        if bank >= banks {
+            return Err(Error::InvalidArgument(format!(
+                "{} bank {bank} out of range (a {} has banks 0-{})",
+                self.name(),
+                model.name().to_ascii_uppercase(),
+                banks - 1
+            )));
+        }
+        if offset
+            .checked_add(len)
+            .is_none_or(|end| end > self.bank_size())
+        {
+            return Err(Error::InvalidArgument(format!(
+                "{len} bytes at offset {offset:#x} leave the {:#x}-byte {} bank",
+                self.bank_size(),
+                self.name()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Banked VRAM and work RAM, whatever VBK and SVBK select (PyBoy's
+/// `memory[bank, addr]`); no side effect, no access-timing check.
+impl crate::gameboy::GameBoy {
+    /// `len` bytes of bank `bank` of `region` from byte `offset`.
+    pub fn read_bank(
+        &self,
+        region: BankedRegion,
+        bank: usize,
+        offset: usize,
+        len: usize,
+    ) -> Result<Vec<u8>> {
+        let hw = self.hardware();
+        region.check(hw.model(), bank, offset, len)?;
+        let bytes: &[u8] = match (region, hw.cgb.as_deref()) {
+            (BankedRegion::Vram, _) => hw.ppu.vram_bank_data(bank),
+            (BankedRegion::Wram, Some(c)) => c.wram_bank_bytes(self.ram(), bank),
+            (BankedRegion::Wram, None) => &self.ram()[bank * WRAM_BANK..(bank + 1) * WRAM_BANK],
+        };
+        Ok(bytes[offset..offset + len].to_vec())
+    }
+
+    /// Write `data` into bank `bank` of `region` from byte `offset`.
+    pub fn write_bank(
+        &mut self,
+        region: BankedRegion,
+        bank: usize,
+        offset: usize,
+        data: &[u8],
+    ) -> Result<()> {
+        let model = self.hardware().model();
+        region.check(model, bank, offset, data.len())?;
+        let (core, ram, _) = self.parts_mut();
+        let hw = &mut core.hw;
+        for (i, &v) in data.iter().enumerate() {
+            match (region, hw.cgb.as_deref_mut()) {
+                (BankedRegion::Vram, _) => hw.ppu.write_vram_bank(bank, offset + i, v),
+                (BankedRegion::Wram, Some(c)) => c.poke_wram_bank(ram, bank, offset + i, v),
+                (BankedRegion::Wram, None) => ram[bank * WRAM_BANK + offset + i] = v,
+            }
+        }
+        Ok(())
+    }
+}

@@ -255,10 +255,13 @@ const PYBOY_WRITE_EARLY: u64 = 8;
 /// 153 -> 0 wrap); with the LCD off, every 70,224 T-cycles from the LCDC
 /// write that switched it off as PyBoy times that write (`frame_start` is
 /// emurust's time of it; 0 at power-on). The CPU stops at the first
-/// instruction boundary from there, as PyBoy's does.
+/// instruction boundary from there, as PyBoy's does. (With the LCD off in
+/// a CGB's double speed the frames are counted in CPU T-cycles still.)
 fn pyboy_frame_end(hw: &Hardware) -> u64 {
     if let Some(line0) = hw.ppu.next_frame_start() {
-        return line0 + 4;
+        // The PPU counts dots; a CGB in double speed runs the CPU's clock
+        // twice as fast (`Hardware::cpu_time_of`; the identity otherwise).
+        return hw.cpu_time_of(line0) + 4;
     }
     let origin = hw.frame_start.saturating_sub(PYBOY_WRITE_EARLY);
     if origin > hw.now {

@@ -257,6 +257,13 @@ pub struct Ppu {
     /// The CGB's part (VRAM bank 1, palettes; `ppu/cgb.rs`); `None` on a
     /// DMG.
     pub(crate) cgb: Option<Box<PpuCgb>>,
+    /// What an object pixel of OBP0 / OBP1 adds to its shade in the frame:
+    /// 0 on a DMG and in CGB mode; in DMG compatibility mode 32 and 36, so
+    /// that the frame holds the palette slot of OBJ palette 0 or 1 (Pan
+    /// Docs, "Compatibility palettes": OBP0/OBP1 index into them) beside
+    /// the background's slots 0-3 (BG palette 0). Fixed when the machine is
+    /// built.
+    obj_slot: [u8; 2],
 }
 
 impl Ppu {
@@ -321,6 +328,7 @@ impl Ppu {
             mid_writes_line: u64::MAX,
             line_rec: None,
             cgb: None,
+            obj_slot: [0, 0],
         };
         // Line 153 began POST_BOOT_LINE153_DOTS before time 0; LY already
         // reads 0. (`line_start` is only used once the next line begins.)
@@ -483,6 +491,15 @@ impl Ppu {
     /// CGB boot ROM leaves it.
     pub(crate) fn make_cgb(&mut self, cgb_mode: bool) {
         self.cgb = Some(Box::new(PpuCgb::post_boot(cgb_mode)));
+        self.obj_slot = if cgb_mode { [0, 0] } else { [32, 36] };
+    }
+
+    /// The frame value of an object pixel of shade `shade` drawn through
+    /// OBP1 (`obp1`) or OBP0: the shade, or in DMG compatibility mode the
+    /// palette slot of OBJ palette 0 or 1 (see `obj_slot`).
+    #[inline(always)]
+    pub(super) fn obj_pixel(&self, obp1: bool, shade: u8) -> u8 {
+        shade | self.obj_slot[obp1 as usize]
     }
 
     /// Blank the frame (shade 0 everywhere): the LCD is off, or a state

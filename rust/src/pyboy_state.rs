@@ -735,6 +735,13 @@ impl GameBoy {
     /// filled in). The clock becomes PyBoy's (T-cycles since power-on); the
     /// frame count is kept. On error the machine is unchanged.
     pub fn load_pyboy_state(&mut self, data: &[u8]) -> Result<()> {
+        if self.model() != crate::cgb::Model::Dmg {
+            return Err(Error::InvalidState(
+                "PyBoy states load into a DMG only (model=\"dmg\", PyBoy(..., cgb=False)); \
+                 PyBoy's CGB states are not read yet"
+                    .into(),
+            ));
+        }
         let st = parse(data, self.cartridge().rom())?;
         let (core, ram, screen) = self.parts_mut();
         let mut c = core.clone();
@@ -1046,6 +1053,9 @@ impl GameBoy {
                 "cannot write a PyBoy state now: {why}"
             )))
         };
+        if self.model() != crate::cgb::Model::Dmg {
+            return refuse("PyBoy states are written for a DMG only (this machine is a CGB)");
+        }
         self.catch_up();
         let rom = self.cartridge().rom().clone();
         let (core, ram, screen) = self.parts_mut();

@@ -467,6 +467,18 @@ impl PyGameBoy {
     }
 }
 
+/// "vram" or "wram" (the banked regions of `GameBoy._read_bank`).
+fn banked_region(py: Python<'_>, name: &str) -> PyResult<crate::cgb::BankedRegion> {
+    match name {
+        "vram" => Ok(crate::cgb::BankedRegion::Vram),
+        "wram" => Ok(crate::cgb::BankedRegion::Wram),
+        _ => Err(invalid_argument(
+            py,
+            format!("region must be \"vram\" or \"wram\", got {name:?}"),
+        )),
+    }
+}
+
 #[pymethods]
 impl PyGameBoy {
     /// Creates a Game Boy running `rom` (the cartridge image as bytes).
@@ -970,6 +982,42 @@ impl PyGameBoy {
     ) -> PyResult<()> {
         let data = bytes_or_bytearray(data, "data")?;
         match self.write(|gb| gb.patch_rom(offset, &data))? {
+            Ok(()) => Ok(()),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
+    /// `length` bytes of VRAM bank `bank` ("vram": 0-1 on a CGB) or work
+    /// RAM bank `bank` ("wram": 0-7 on a CGB, 0-1 on a DMG) from byte
+    /// `offset` of the bank, whatever VBK/SVBK select (PyBoy's
+    /// `memory[bank, addr]`).
+    fn _read_bank<'py>(
+        &self,
+        py: Python<'py>,
+        region: &str,
+        bank: usize,
+        offset: usize,
+        length: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let region = banked_region(py, region)?;
+        match self.read(|gb| gb.read_bank(region, bank, offset, length))? {
+            Ok(v) => Ok(PyBytes::new(py, &v)),
+            Err(e) => Err(core_error(py, e)),
+        }
+    }
+
+    /// Writes `data` into a bank as `_read_bank` reads it.
+    fn _write_bank(
+        &mut self,
+        py: Python<'_>,
+        region: &str,
+        bank: usize,
+        offset: usize,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let region = banked_region(py, region)?;
+        let data = bytes_or_bytearray(data, "data")?;
+        match self.write(|gb| gb.write_bank(region, bank, offset, &data))? {
             Ok(()) => Ok(()),
             Err(e) => Err(core_error(py, e)),
         }

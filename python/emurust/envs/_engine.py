@@ -189,7 +189,7 @@ class EmurustEngine:
                 # The VecGameBoy below emits the ROM's warnings; they are named here only
                 # when the start function fails, which they may explain.
                 warnings.simplefilter("ignore", EmuRustWarning)
-                gb = GameBoy(image)
+                gb = GameBoy(image, model=spec.model)
             try:
                 spec.start(GameBoyDriver(gb))
             except GameSpecError as e:
@@ -210,6 +210,7 @@ class EmurustEngine:
             ram_addresses=list(spec.gathered_addresses),
             initial_state=initial_state,
             action_table=list(spec.actions),
+            model=spec.model,
         )
         self.num_envs = num_envs
         self.observation_shape = tuple(self.vec.observation_shape)

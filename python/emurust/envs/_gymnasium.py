@@ -29,7 +29,7 @@ __all__ = ["GameBoyEnv", "GameBoyVectorEnv", "register_gymnasium"]
 Obs = Union[npt.NDArray[np.uint8], dict[str, npt.NDArray[np.uint8]]]
 InitialState = Union[bytes, Snapshot, str, "os.PathLike[str]", None]
 
-_OVERRIDES = ("frame_skip", "hold_frames", "obs", "frame_stack", "max_episode_steps")
+_OVERRIDES = ("frame_skip", "hold_frames", "obs", "frame_stack", "max_episode_steps", "model")
 
 
 def _spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from emurust._gameboy import RomSource
 from emurust.envs._engine import Bools, Bytes, FrameDriver, convert_shades, frame_shape, rom_bytes
-from emurust.games._spec import GameSpec
+from emurust.games._spec import GameSpec, GameSpecError
 from emurust.verify.pyboy_adapter import PYBOY_GREYS, new_pyboy, save_state, shades_of
 
 __all__ = ["PYBOY_GREYS", "PyBoyDriver", "PyBoyEngine", "new_pyboy"]
@@ -57,6 +57,12 @@ class PyBoyEngine:
         self, spec: GameSpec, num_envs: int, *, rom: RomSource | None = None, draw: bool = False
     ) -> None:
         image = rom_bytes(spec, rom)
+        cgb_flag = len(image) > 0x143 and image[0x143] & 0x80
+        if spec.model == "cgb" or (spec.model == "auto" and cgb_flag):
+            raise GameSpecError(
+                f"{spec.name}: the PyBoy backend runs the DMG only (model={spec.model!r} picks "
+                'the CGB here); use the emurust backend, or model="dmg"'
+            )
         self.spec = spec
         # A RAM-only spec draws no frame (as emurust's "none" mode), unless asked to.
         self._draw = spec.obs != "ram" or draw

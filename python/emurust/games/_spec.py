@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 __all__ = [
+    "MODELS",
     "OBS_MODES",
     "Action",
     "Driver",
@@ -41,6 +42,7 @@ __all__ = [
 
 BUTTON_NAMES = ("a", "b", "start", "select", "up", "down", "left", "right")
 OBS_MODES = ("gray", "gray_half", "rgb", "shades", "ram")
+MODELS = ("dmg", "cgb", "auto")
 
 # The regions fields may live in: work RAM and high RAM are read straight from the
 # emulators' memory (zero-copy views in emurust).
@@ -253,6 +255,9 @@ class GameSpec:
     ``ram_obs_fields`` (default: ``obs_fields``) as a uint8 vector, for policies that read
     RAM only. ``frame_stack`` is the number of frames per observation (screen modes),
     ``obs_fields`` the fields shown to the policy as a RAM vector beside the screen.
+    ``model`` is the machine: ``"dmg"`` (the default), ``"cgb"`` (the Game Boy Color) or
+    ``"auto"`` (the CGB when header byte 0x143 has bit 7 set), as ``GameBoy(model=...)``;
+    the PyBoy backend runs the DMG only.
     """
 
     name: str
@@ -276,6 +281,7 @@ class GameSpec:
     description: str = ""
     reward_range: tuple[float, float] = (-float("inf"), float("inf"))
     extra: Mapping[str, Any] = field(default_factory=dict)
+    model: str = "dmg"
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_]*", self.name):
@@ -307,6 +313,8 @@ class GameSpec:
                     f"field name {name!r} clashes with RamState.{name} (reward functions "
                     f"read fields as state.<name>); rename the field"
                 )
+        if self.model not in MODELS:
+            raise GameSpecError(f"unknown model {self.model!r}; valid models are {MODELS}")
         if self.obs not in OBS_MODES:
             raise GameSpecError(f"unknown obs mode {self.obs!r}; valid modes are {OBS_MODES}")
         if not 1 <= self.frame_skip <= 3600:

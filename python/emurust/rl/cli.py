@@ -23,6 +23,7 @@ import numpy as np
 
 from emurust._core import InvalidArgumentError, available_cpus
 from emurust.games import GameSpec, get, names, register
+from emurust.games._spec import MODELS
 
 __all__ = ["learning_curve", "play", "play_main", "resolve_game", "train_main"]
 
@@ -244,6 +245,13 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     )
     add_config_arguments(p, skip=("game",))
     p.add_argument(
+        "--model",
+        choices=MODELS,
+        default=None,
+        help="the machine: dmg, cgb (Game Boy Color) or auto (CGB for a CGB-flagged ROM) "
+        "(default: the game spec's, dmg unless the spec says otherwise)",
+    )
+    p.add_argument(
         "--ray",
         nargs="?",
         const="",
@@ -292,6 +300,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         return 2
     if rom is not None:
         spec = register(spec.replace(rom=rom), replace=True)
+    if args.model is not None and args.model != spec.model:
+        spec = register(spec.replace(model=args.model), replace=True)
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(PPOConfig)}
     values["game"] = spec.name
     if args.ray is not None:
@@ -394,6 +404,9 @@ def play_main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", choices=("emurust", "pyboy"), default="emurust")
     p.add_argument("--greedy", action="store_true", help="the most likely action, not a sample")
+    p.add_argument(
+        "--model", choices=MODELS, default=None, help="the machine (default: the spec's)"
+    )
     args = p.parse_args(argv)
     try:
         from emurust.rl.ppo import load_agent
@@ -405,6 +418,8 @@ def play_main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as e:
         print(f"emurust play: {e}", file=sys.stderr)
         return 2
+    if args.model is not None:
+        spec = spec.replace(model=args.model)
     ret, steps = play(
         args.checkpoint,
         spec,

@@ -113,8 +113,10 @@ def new_pyboy(
     sound_emulated: bool = False,
     unlimited_speed: bool = True,
     pyboy: Any = None,
+    cgb: bool | None = False,
 ) -> Any:
-    """PyBoy headless (``window="null"``), in DMG mode, log level ERROR, with no sound
+    """PyBoy headless (``window="null"``), in DMG mode (``cgb`` passed on: ``True`` for the
+    Game Boy Color, ``None`` PyBoy's choice by the header), log level ERROR, with no sound
     emulation unless asked for, no frame limiter unless ``unlimited_speed=False``, and the
     2048 workaround applied. ``rom`` is the image or a path; ``pyboy`` the module (default:
     :func:`import_pyboy`)."""
@@ -129,7 +131,7 @@ def new_pyboy(
             source,
             window="null",
             sound_emulated=sound_emulated,
-            cgb=False,
+            cgb=cgb,
             log_level="ERROR",
             **kwargs,
         )

@@ -156,6 +156,16 @@ impl Ppu {
         Some(self.vram_banks().1)
     }
 
+    /// VRAM bank `bank & 1` whatever VBK says (on a DMG: bank 0 for both).
+    pub fn vram_bank_data(&self, bank: usize) -> &[u8; 0x2000] {
+        let (b0, b1) = self.vram_banks();
+        if bank & 1 == 0 {
+            b0
+        } else {
+            b1
+        }
+    }
+
     /// Write byte `index` of VRAM bank `bank` whatever VBK says (HDMA, the
     /// debugger); bank 1 is ignored on a DMG.
     pub fn write_vram_bank(&mut self, bank: usize, index: usize, value: u8) {

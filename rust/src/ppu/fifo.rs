@@ -594,8 +594,9 @@ impl Ppu {
                 }
                 let objects_shown = mix_lcdc & 0x02 != 0;
                 let shade = if objects_shown && o.color != 0 && !(o.attrs & 0x80 != 0 && bc != 0) {
-                    let pal = if o.attrs & 0x10 != 0 { r.obp1 } else { r.obp0 };
-                    (pal >> (2 * o.color)) & 3
+                    let obp1 = o.attrs & 0x10 != 0;
+                    let pal = if obp1 { r.obp1 } else { r.obp0 };
+                    self.obj_pixel(obp1, (pal >> (2 * o.color)) & 3)
                 } else {
                     (bgp_glitch.unwrap_or(r.bgp) >> (2 * bc)) & 3
                 };

@@ -411,11 +411,9 @@ impl Ppu {
                 continue;
             }
             let attrs = self.oam[i * 4 + 3];
-            let pal = if attrs & 0x10 != 0 {
-                self.obp1
-            } else {
-                self.obp0
-            };
+            let obp1 = attrs & 0x10 != 0;
+            let pal = if obp1 { self.obp1 } else { self.obp0 };
+            let tag = self.obj_pixel(obp1, 0);
             let behind = attrs & 0x80 != 0;
             let colors = SPREAD[lo as usize] | SPREAD[hi as usize] << 1;
             let first = x0.max(ox.saturating_sub(8));
@@ -428,7 +426,7 @@ impl Ppu {
                 }
                 taken[x >> 6] |= bit;
                 if !(behind && self.line_ci[x + LINE_PAD] != 0) {
-                    self.line_buf[x + LINE_PAD] = (pal >> (2 * c)) & 3;
+                    self.line_buf[x + LINE_PAD] = ((pal >> (2 * c)) & 3) | tag;
                 }
             }
         }

@@ -1,0 +1,137 @@
+"""Speed of emurust's Game Boy Color against PyBoy 2.8.1 with ``cgb=True`` at its fastest
+(``window="null"``, ``sound_emulated=False``, ``set_emulation_speed(0)``), one core, in
+alternating timed runs (emurust, PyBoy, emurust, ...) in one process, so that machine noise
+hits both alike; the median of the repetitions is reported.
+
+Unlike ``bench/compare_pyboy.py`` the two do not start from one state (PyBoy's CGB save
+states do not load into emurust yet): each runs µCity (CGB-enhanced, double speed) from its
+own power-on past ``--warmup`` frames (PyBoy's boot ROM included), then the same button
+script (the menus wait for input, so both follow it alike): Random Map, seed 00, into the
+city, whose simulation then runs; the share of equal screen pixels and WRAM bytes at the
+start of timing is printed: the view is the same, the cities are not (about half the WRAM
+differs: the map and simulation depend on timing, and the two start differently), so the
+work per frame is of the same kind, not identical. The menus alone halt the CPU most of each
+frame and measure little.
+
+    python bench/compare_pyboy_cgb.py [--rom PATH] [--frames 1200] [--repeat 5] [--cpu N]
+
+Writes bench/results/compare_pyboy_cgb.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from compare_pyboy import _pin  # noqa: E402
+
+# (button, frames after it): from µCity's title to a random map's city, simulation running.
+SCRIPT = (
+    ("start", 60), ("down", 30), ("a", 60), ("a", 60), ("start", 120), ("a", 600), ("start", 600),
+    ("b", 300),
+)  # fmt: skip
+
+
+def _timed(run: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import emurust
+    from emurust.verify.pyboy_adapter import import_pyboy, new_pyboy
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rom", default=str(emurust.roms_dir() / "homebrew/ucity/ucity.gbc"))
+    p.add_argument("--frames", type=int, default=1200, help="frames per timed run (1200)")
+    p.add_argument("--repeat", type=int, default=5, help="timed runs per emulator (5)")
+    p.add_argument("--warmup", type=int, default=300, help="frames before timing (300)")
+    p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
+    p.add_argument("--out", default=str(HERE / "results"))
+    args = p.parse_args(argv)
+    rom = Path(args.rom)
+    if not rom.is_file():
+        print(f"{rom} not found: nothing to measure")
+        return 0
+    pinned = _pin(args.cpu)
+    pyboy = import_pyboy()
+    gb = emurust.GameBoy(rom, model="cgb")
+    pb = new_pyboy(rom, cgb=True, pyboy=pyboy)
+    gb.tick(args.warmup, render=False)
+    pb.tick(args.warmup, False)
+    for button, wait in SCRIPT:
+        gb.button(button)
+        gb.tick(wait)
+        pb.button(button)
+        pb.tick(wait, True)
+    same = float((gb.screen == pb.screen.ndarray[..., :3]).all(axis=2).mean())
+    ours_wram, theirs_wram = bytes(gb.memory[0xC000:0xE000]), pb.memory[0xC000:0xE000]
+    wram_same = sum(a == b for a, b in zip(ours_wram, theirs_wram)) / 0x2000
+    print(
+        f"at the start of timing: {same:.3f} of the screen pixels and {wram_same:.3f} of the "
+        "mapped WRAM bytes are the same (the cities differ: not one state)"
+    )
+    results: dict[str, Any] = {}
+    for mode, render in (("headless", False), ("render every frame", True)):
+        runs: dict[str, list[float]] = {"emurust": [], "pyboy": []}
+
+        def ours(render: bool = render) -> None:
+            if render:
+                for _ in range(args.frames):
+                    gb.tick(1, render=True)
+            else:
+                gb.tick(args.frames, render=False)
+
+        def theirs(render: bool = render) -> None:
+            if render:
+                for _ in range(args.frames):
+                    pb.tick(1, True)
+            else:
+                pb.tick(args.frames, False)
+
+        for _ in range(args.repeat):
+            runs["emurust"].append(_timed(ours))
+            runs["pyboy"].append(_timed(theirs))
+        fps = {k: args.frames / statistics.median(v) for k, v in runs.items()}
+        results[mode] = {"fps": fps, "ratio": fps["emurust"] / fps["pyboy"], "runs_s": runs}
+        print(
+            f"{mode}: emurust {fps['emurust']:,.0f} fps, PyBoy(cgb=True) {fps['pyboy']:,.0f} "
+            f"fps: {fps['emurust'] / fps['pyboy']:.1f}x"
+        )
+    assert gb.model == "cgb"
+    assert gb.cgb_mode
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "rom": rom.name,
+        "frames": args.frames,
+        "repeat": args.repeat,
+        "warmup": args.warmup,
+        "script": SCRIPT,
+        "same_pixels_at_start": same,
+        "same_wram_at_start": wram_same,
+        "pinned": pinned,
+        "python": platform.python_version(),
+        "machine": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "emurust": emurust.__version__,
+        "pyboy": pyboy.__version__ if hasattr(pyboy, "__version__") else "2.8.1",
+    }
+    (out / "compare_pyboy_cgb.json").write_text(json.dumps({"meta": meta, **results}, indent=1))
+    print(f"{pinned}; wrote {out / 'compare_pyboy_cgb.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
