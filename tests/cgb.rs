@@ -367,6 +367,48 @@ fn cgb_oam_dma_buses() {
     assert!(views[0] == views[1], "fast and reference path differ");
 }
 
+/// 0xFEA0-0xFEFF with the LCD off: 0x34 written to 0xFEA0 and 0x12 to
+/// 0xFEFF, read back at 0xFEB8 and 0xFEE7 into 0xC000 and 0xC001.
+const UNUSABLE_PROGRAM: &[u8] = &[
+    0xF3, 0xAF, 0xE0, 0x40, // di; LCD off
+    0x3E, 0x34, 0xEA, 0xA0, 0xFE, // (fea0) = 0x34
+    0x3E, 0x12, 0xEA, 0xFF, 0xFE, // (feff) = 0x12
+    0xFA, 0xB8, 0xFE, 0xEA, 0x00, 0xC0, // (c000) = (feb8)
+    0xFA, 0xE7, 0xFE, 0xEA, 0x01, 0xC0, // (c001) = (fee7)
+    0x18, 0xFE, // jr -2
+];
+
+/// A CGB (revision C) has memory at 0xFEA0-0xFEFF with address bits 3 and
+/// 4 ignored; a DMG reads 0x00 there. The bytes travel in save states.
+#[test]
+fn cgb_memory_at_fea0_feff() {
+    let rom = cgb_rom(UNUSABLE_PROGRAM, 0x80);
+    for (model, want) in [(Model::Cgb, [0x34, 0x12]), (Model::Dmg, [0x00, 0x00])] {
+        let mut views = Vec::new();
+        for reference in [false, true] {
+            let mut gb = GameBoy::with_model(&rom, None, model).unwrap();
+            gb.set_reference_mode(reference);
+            gb.run_frames(2, false);
+            assert_eq!(
+                [gb.peek(0xC000), gb.peek(0xC001)],
+                want,
+                "{model:?}, reference path {reference}: 0xFEB8 and 0xFEE7 read back"
+            );
+            views.push(machine_view(&gb));
+            if model == Model::Cgb {
+                let mut b = GameBoy::with_model(&rom, None, model).unwrap();
+                b.load_state(&gb.save_state()).unwrap();
+                assert_eq!(b.peek(0xFEA0), 0x34, "0xFEA0 after a state load");
+                assert_eq!(b.peek(0xFEFF), 0x12, "0xFEFF after a state load");
+            }
+        }
+        assert!(
+            views[0] == views[1],
+            "{model:?}: fast and reference path differ"
+        );
+    }
+}
+
 /// A Blargg ROM on a CGB, both paths (same verdict, registers and clock).
 fn blargg_cgb(rel: &str, frames: u32) {
     let Some(rom) = common::load(rel) else {
