@@ -273,6 +273,142 @@ fn cgb_states_continue_and_refuse_the_other_model() {
 
 // ---- Blargg's CGB ROMs ------------------------------------------------------------
 
+/// OAM DMA on a CGB's buses (`bus/dma.rs`), from a routine in HRAM with the
+/// LCD off: VRAM 0x8000+i holds i+1 and work RAM bank 2 0xD000+i holds
+/// i^0xA5; 0x4000 holds 0x44; bank 0 holds 0x0C at 0xC123, bank 2 0x22 at
+/// 0xD123 (SVBK = 2). Four DMAs, each with CPU accesses while it runs:
+/// from 0xF000 (no memory: it reads 0xFF) a read of 0xC123 (stored at
+/// 0xFFF4) and of 0x4000 (0xFFF5), then OAM's first byte after it (0xFFF6);
+/// from 0x0000 a read of 0xD123 (0xFFF0) and a write of 0x5A to 0xD456;
+/// from 0xD000 a read of 0x4000 (0xFFF2) and of 0xC000 (0xFFF3); from
+/// 0x8000 a read of 0x9000 (0xFFF1).
+const CGB_OAM_DMA_PROGRAM: &[u8] = &[
+    0xF3, // di
+    0xAF, 0xE0, 0x40, // xor a; ldh (LCDC),a
+    0x3E, 0x02, 0xE0, 0x70, // SVBK = 2
+    0x3E, 0x22, 0xEA, 0x23, 0xD1, // (d123) = 0x22 (bank 2)
+    0x3E, 0x0C, 0xEA, 0x23, 0xC1, // (c123) = 0x0C (bank 0)
+    0x21, 0x00, 0x80, // ld hl,0x8000
+    0x7D, 0x3C, 0x22, 0x7D, 0xFE, 0xA0, 0x20, 0xF8, // (hl+) = l+1 until l = 0xA0
+    0x21, 0x00, 0xD0, // ld hl,0xD000
+    0x7D, 0xEE, 0xA5, 0x22, 0x7D, 0xFE, 0xA0, 0x20, 0xF7, // (hl+) = l^0xA5 ...
+    0x21, 0x00, 0x03, 0x0E, 0x80, 0x06, 0x54, // hl = routine, c = 0x80, b = 84
+    0x2A, 0xE2, 0x0C, 0x05, 0x20, 0xFA, // copy it to HRAM
+    0xCD, 0x80, 0xFF, // call 0xFF80
+    0x18, 0xFE, // jr -2
+];
+
+/// The HRAM routine of `CGB_OAM_DMA_PROGRAM` (84 bytes, at 0x0300).
+const CGB_OAM_DMA_ROUTINE: &[u8] = &[
+    0x3E, 0xF0, 0xE0, 0x46, 0x00, 0x00, // DMA from 0xF000; nop; nop
+    0xFA, 0x23, 0xC1, 0xE0, 0xF4, // (fff4) = (c123)
+    0xFA, 0x00, 0x40, 0xE0, 0xF5, // (fff5) = (4000)
+    0x3E, 0x2A, 0x3D, 0x20, 0xFD, // wait out the DMA
+    0xFA, 0x00, 0xFE, 0xE0, 0xF6, // (fff6) = (fe00)
+    0xAF, 0xE0, 0x46, 0x00, 0x00, // DMA from 0x0000
+    0xFA, 0x23, 0xD1, 0xE0, 0xF0, // (fff0) = (d123)
+    0x3E, 0x5A, 0xEA, 0x56, 0xD4, // (d456) = 0x5A
+    0x3E, 0x2A, 0x3D, 0x20, 0xFD, // wait
+    0x3E, 0xD0, 0xE0, 0x46, 0x00, 0x00, // DMA from 0xD000
+    0xFA, 0x00, 0x40, 0xE0, 0xF2, // (fff2) = (4000)
+    0xFA, 0x00, 0xC0, 0xE0, 0xF3, // (fff3) = (c000)
+    0x3E, 0x2A, 0x3D, 0x20, 0xFD, // wait
+    0x3E, 0x80, 0xE0, 0x46, 0x00, 0x00, // DMA from 0x8000
+    0xFA, 0x00, 0x90, 0xE0, 0xF1, // (fff1) = (9000)
+    0x3E, 0x2A, 0x3D, 0x20, 0xFD, // wait
+    0xC9, // ret
+];
+
+/// The CGB's OAM DMA bus rules, one case per row of the table in
+/// `bus/dma.rs`, on both paths (the gambatte oamdma ROMs check them
+/// against hardware; this needs no ROM files).
+#[test]
+fn cgb_oam_dma_buses() {
+    assert_eq!(CGB_OAM_DMA_ROUTINE.len(), 84);
+    let mut rom = cgb_rom(CGB_OAM_DMA_PROGRAM, 0x80);
+    rom[0x300..0x300 + CGB_OAM_DMA_ROUTINE.len()].copy_from_slice(CGB_OAM_DMA_ROUTINE);
+    rom[0x4000] = 0x44;
+    let mut views = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        gb.set_reference_mode(reference);
+        gb.run_frames(3, false);
+        let at = |a: u16| gb.peek(a);
+        let path = format!("reference path {reference}");
+        // No memory above 0xE000: the DMA reads 0xFF, and so does a ROM
+        // read colliding with it; a work RAM read reaches the bank bit 12
+        // of the DMA's address selects (the SVBK bank for 0xF0xx).
+        assert_eq!(at(0xFFF4), 0x22, "{path}: 0xC123 read in bank 2");
+        assert_eq!(at(0xFFF5), 0xFF, "{path}: 0x4000 read as the DMA's 0xFF");
+        assert_eq!(at(0xFFF6), 0xFF, "{path}: OAM from 0xF000");
+        // From ROM: work RAM accesses land in bank 0 (bit 12 of 0x00xx).
+        assert_eq!(at(0xFFF0), 0x0C, "{path}: 0xD123 read in bank 0");
+        assert_eq!(at(0xC456), 0x5A, "{path}: 0xD456 written in bank 0");
+        assert_eq!(at(0xD456), 0x00, "{path}: bank 2 untouched");
+        // From work RAM: ROM is on another bus; work RAM gives the DMA's byte.
+        assert_eq!(at(0xFFF2), 0x44, "{path}: 0x4000 read undisturbed");
+        let i = at(0xFFF3) ^ 0xA5;
+        assert!(
+            (1..0xA0).contains(&i),
+            "{path}: 0xC000 read the DMA's byte {i}"
+        );
+        // From VRAM: the read gets the DMA's byte i+1, and OAM byte i gets 0.
+        let k = at(0xFFF1);
+        assert!(
+            (2..=0xA0).contains(&k),
+            "{path}: 0x9000 read the DMA's byte"
+        );
+        for j in 0..0xA0u16 {
+            let want = if j + 1 == k as u16 { 0 } else { j as u8 + 1 };
+            assert_eq!(at(0xFE00 + j), want, "{path}: OAM byte {j} after the DMA");
+        }
+        views.push(machine_view(&gb));
+    }
+    assert!(views[0] == views[1], "fast and reference path differ");
+}
+
+/// 0xFEA0-0xFEFF with the LCD off: 0x34 written to 0xFEA0 and 0x12 to
+/// 0xFEFF, read back at 0xFEB8 and 0xFEE7 into 0xC000 and 0xC001.
+const UNUSABLE_PROGRAM: &[u8] = &[
+    0xF3, 0xAF, 0xE0, 0x40, // di; LCD off
+    0x3E, 0x34, 0xEA, 0xA0, 0xFE, // (fea0) = 0x34
+    0x3E, 0x12, 0xEA, 0xFF, 0xFE, // (feff) = 0x12
+    0xFA, 0xB8, 0xFE, 0xEA, 0x00, 0xC0, // (c000) = (feb8)
+    0xFA, 0xE7, 0xFE, 0xEA, 0x01, 0xC0, // (c001) = (fee7)
+    0x18, 0xFE, // jr -2
+];
+
+/// A CGB (revision C) has memory at 0xFEA0-0xFEFF with address bits 3 and
+/// 4 ignored; a DMG reads 0x00 there. The bytes travel in save states.
+#[test]
+fn cgb_memory_at_fea0_feff() {
+    let rom = cgb_rom(UNUSABLE_PROGRAM, 0x80);
+    for (model, want) in [(Model::Cgb, [0x34, 0x12]), (Model::Dmg, [0x00, 0x00])] {
+        let mut views = Vec::new();
+        for reference in [false, true] {
+            let mut gb = GameBoy::with_model(&rom, None, model).unwrap();
+            gb.set_reference_mode(reference);
+            gb.run_frames(2, false);
+            assert_eq!(
+                [gb.peek(0xC000), gb.peek(0xC001)],
+                want,
+                "{model:?}, reference path {reference}: 0xFEB8 and 0xFEE7 read back"
+            );
+            views.push(machine_view(&gb));
+            if model == Model::Cgb {
+                let mut b = GameBoy::with_model(&rom, None, model).unwrap();
+                b.load_state(&gb.save_state()).unwrap();
+                assert_eq!(b.peek(0xFEA0), 0x34, "0xFEA0 after a state load");
+                assert_eq!(b.peek(0xFEFF), 0x12, "0xFEFF after a state load");
+            }
+        }
+        assert!(
+            views[0] == views[1],
+            "{model:?}: fast and reference path differ"
+        );
+    }
+}
+
 /// A Blargg ROM on a CGB, both paths (same verdict, registers and clock).
 fn blargg_cgb(rel: &str, frames: u32) {
     let Some(rom) = common::load(rel) else {

@@ -265,6 +265,18 @@ def test_strict_exit_code_on_generated_roms(
     assert "TOTAL: emurust 0/1" in out
 
 
+def test_strict_judges_each_model_by_its_own_list() -> None:
+    """--strict: a CGB failure listed in gambatte_cgb_failures.tsv (not in the DMG's list)
+    is known; the same ROM failing on the DMG column is not."""
+    rel = next(r for r in conf.KNOWN_CGB_FAILURES if r not in conf.KNOWN_FAILURES)
+    rows = []
+    for model, known in (("cgb", conf.KNOWN_CGB_FAILURES), ("dmg", conf.KNOWN_FAILURES)):
+        spec = conf.RomSpec(f"gambatte-{model}", rel, "gambatte", 20, model=model)
+        rows.append(conf.Row(spec, conf.Verdict("fail"), None, known.get(rel)))
+    rows.append(conf.Row(conf.RomSpec("blargg", "x.gb", "blargg", 20), conf.Verdict("pass")))
+    assert [r.spec.model for r in conf.unexpected_failures(rows)] == ["dmg"]
+
+
 # --- the real runner on a few shared ROMs ---------------------------------------------------
 
 SHARED = {

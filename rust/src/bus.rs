@@ -260,7 +260,7 @@ impl Hardware {
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
             0xFE00..=0xFE9F => self.ppu.oam()[(addr - 0xFE00) as usize],
-            0xFEA0..=0xFEFF => 0x00,
+            0xFEA0..=0xFEFF => self.read_unusable(addr),
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
             0xFFFF => self.ie,
             _ => self.read_io(addr),
@@ -361,7 +361,7 @@ impl Hardware {
                 } else if addr < 0xFEA0 {
                     self.ppu.oam()[(addr - 0xFE00) as usize]
                 } else {
-                    0x00
+                    self.read_unusable(addr)
                 }
             }
             0xFFFF => self.ie,
@@ -412,6 +412,9 @@ impl Hardware {
                 self.catch_up_ppu(ram);
                 if self.ppu.mode() == 2 {
                     self.oam_bug(ram, Access::Write);
+                }
+                if !self.ppu.oam_write_blocked(self.dots_at(self.now)) && !self.dma_blocking() {
+                    self.write_unusable(addr, value);
                 }
             }
             0xFFFF => self.ie = value,
@@ -498,8 +501,9 @@ impl Hardware {
             // through anyway: a debugger write must take effect.
             0x8000..=0x9FFF => self.ppu.write_vram((addr & 0x1FFF) as usize, value),
             0xFE00..=0xFE9F => self.ppu.write_oam((addr - 0xFE00) as usize, value),
-            // Unusable area: nothing to write, and no OAM bug for a debugger.
-            0xFEA0..=0xFEFF => {}
+            // Unusable area: memory on a CGB only, and no OAM bug for a
+            // debugger.
+            0xFEA0..=0xFEFF => self.write_unusable(addr, value),
             _ => self.cpu_write(ram, addr, value),
         }
         self.catch_up_all(ram);

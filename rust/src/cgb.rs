@@ -109,6 +109,18 @@ pub struct CgbHw {
     pub double: bool,
     pub cpu_base: u64,
     pub dot_base: u64,
+    /// 0xFEA0-0xFEFF, which a DMG reads as 0x00: memory on a CGB of
+    /// revision C, where address bits 3 and 4 are not decoded (24 bytes,
+    /// each at four addresses; SameBoy's CGB-C; gambatte hwtests
+    /// oamdma_src*_busypushFF01 and _busypushFEA1, cgb04c column). Indexed
+    /// by `addr - 0xFEA0` with those bits clear ([`unusable_index`]).
+    pub unusable: [u8; 0x60],
+}
+
+/// The index in [`CgbHw::unusable`] of an address in 0xFEA0-0xFEFF.
+#[inline]
+pub fn unusable_index(addr: u16) -> usize {
+    ((addr & !0x18) - 0xFEA0) as usize
 }
 
 /// Bytes of one work RAM bank.
@@ -136,6 +148,7 @@ impl CgbHw {
             double: false,
             cpu_base: 0,
             dot_base: 0,
+            unusable: [0; 0x60],
         }
     }
 
@@ -234,6 +247,7 @@ impl CgbHw {
         w.bool(self.double);
         w.u64(self.cpu_base);
         w.u64(self.dot_base);
+        w.raw(&self.unusable);
         w.end_section();
     }
 
@@ -260,6 +274,12 @@ impl CgbHw {
         self.double = r.bool()?;
         self.cpu_base = r.u64()?;
         self.dot_base = r.u64()?;
+        // States saved before 0xFEA0-0xFEFF was memory end here.
+        if r.section_left() > 0 {
+            self.unusable.copy_from_slice(r.raw(0x60)?);
+        } else {
+            self.unusable = [0; 0x60];
+        }
         if self.cpu_base > now || self.dot_base > self.cpu_base {
             return Err(Error::InvalidState(format!(
                 "corrupted state: CGB speed switch at ({}, {}) after time {now}",

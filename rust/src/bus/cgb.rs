@@ -4,12 +4,13 @@
 //! in after one.
 //!
 //! Reached only through the I/O arms where a DMG reads 0xFF and ignores
-//! writes (`Hardware::read_io`, `write_io`), the STOP instruction
+//! writes (`Hardware::read_io`, `write_io`), 0xFEA0-0xFEFF (memory on a
+//! CGB, `Hardware::read_unusable`), the STOP instruction
 //! (`Hardware::stop`) and the HBlank DMA's flag in `process_events`: a DMG
 //! runs none of this.
 
 use super::{Hardware, Ram};
-use crate::cgb::{CgbHw, Model};
+use crate::cgb::{unusable_index, CgbHw, Model};
 
 /// M-cycles the CPU waits for one 16-byte HDMA block in normal speed (the
 /// copy takes the same real time in double speed: twice the M-cycles).
@@ -26,6 +27,21 @@ impl Hardware {
         self.ppu.make_cgb(cgb.cgb_mode);
         self.apu.make_cgb();
         self.cgb = Some(Box::new(cgb));
+    }
+
+    /// A read of 0xFEA0-0xFEFF where OAM is accessible: 0x00 on a DMG, the
+    /// memory there on a CGB ([`CgbHw::unusable`]).
+    pub(super) fn read_unusable(&self, addr: u16) -> u8 {
+        self.cgb
+            .as_ref()
+            .map_or(0, |c| c.unusable[unusable_index(addr)])
+    }
+
+    /// A write to 0xFEA0-0xFEFF where OAM is accessible (lost on a DMG).
+    pub(super) fn write_unusable(&mut self, addr: u16, value: u8) {
+        if let Some(c) = &mut self.cgb {
+            c.unusable[unusable_index(addr)] = value;
+        }
     }
 
     /// Heap bytes of a CGB's own state (its work RAM banks); 0 on a DMG.

@@ -66,20 +66,35 @@ impl Hardware {
     /// 0x0000 are the DMA's zeros, not the program's).
     #[inline]
     fn dma_conflict(&self, addr: u16) -> Option<u8> {
-        if self.now < self.dma.block_from || addr >= 0xFE00 {
+        let video = |a: u16| (0x8000..0xA000).contains(&a);
+        if addr >= 0xFE00 || video(addr) != video((self.dma.source as u16) << 8) {
+            return None;
+        }
+        self.dma_index()
+    }
+
+    /// The index of the byte the OAM DMA reads in the current M-cycle, if
+    /// it reads one (index 0 in a restart's set-up, see
+    /// [`Hardware::dma_conflict`]).
+    #[inline]
+    fn dma_index(&self) -> Option<u8> {
+        if self.now < self.dma.block_from {
             return None;
         }
         let i = self.now.saturating_sub(self.dma.start) / 4;
-        let video = |a: u16| (0x8000..0xA000).contains(&a);
-        (i < 160 && video(addr) == video((self.dma.source as u16) << 8)).then_some(i as u8)
+        (i < 160).then_some(i as u8)
     }
 
     /// A CPU read while an OAM DMA may run. On the bus the DMA uses, the
     /// DMA drives the address lines: the CPU reads the byte the DMA reads
     /// in that M-cycle, wherever it pointed (gambatte hwtests
-    /// oamdma_src*_busyread*, oamdma_src*_busypop*).
+    /// oamdma_src*_busyread*, oamdma_src*_busypop*). A CGB has rules of its
+    /// own ([`Hardware::cgb_read_dma`]).
     #[inline(never)]
     pub(super) fn cpu_read_dma<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
+        if self.cgb.is_some() {
+            return self.cgb_read_dma::<IDU>(ram, addr);
+        }
         let Some(i) = self.dma_conflict(addr) else {
             return self.cpu_read_idu::<IDU>(ram, addr);
         };
@@ -95,9 +110,13 @@ impl Hardware {
     /// and the DMA copies the CPU's byte into OAM instead of its own; from
     /// work RAM, which drives the bus too, it copies the AND of both
     /// (0x55 written while the DMA reads 0x65 from work RAM lands as 0x45:
-    /// oamdma_srcC000_busypushC001 and the other work RAM sources).
+    /// oamdma_srcC000_busypushC001 and the other work RAM sources). A CGB
+    /// has rules of its own ([`Hardware::cgb_write_dma`]).
     #[inline(never)]
     pub(super) fn cpu_write_dma(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        if self.cgb.is_some() {
+            return self.cgb_write_dma(ram, addr, value);
+        }
         let Some(i) = self.dma_conflict(addr) else {
             return self.cpu_write(ram, addr, value);
         };
@@ -124,7 +143,7 @@ impl Hardware {
             return;
         }
         let due = (((now - self.dma.start) / 4) + 1).min(160) as u8;
-        if self.dma.source >= 0xC0 {
+        if self.dma.source >= 0xC0 && !self.cgb_dma_blank() {
             // From work RAM (or its echo, up to 0xFF): one contiguous
             // block, copied at once.
             let base = (self.dma.source as usize & 0x1F) << 8;
@@ -145,15 +164,113 @@ impl Hardware {
     }
 
     /// What the DMA unit reads at `addr`. Sources at and above 0xE000 reach
-    /// WRAM through the echo mirror on the DMG.
+    /// WRAM through the echo mirror on the DMG; a CGB reads 0xFF there
+    /// ([`Hardware::cgb_dma_blank`]).
     #[inline]
     fn dma_source_byte(&self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
             0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            0xE000.. if self.cgb.is_some() => 0xFF,
             _ => ram[(addr & 0x1FFF) as usize],
         }
+    }
+
+    // ---- The CGB's buses ----------------------------------------------------
+    //
+    // A CGB's work RAM is on a bus of its own, and what a CPU access meets
+    // while an OAM DMA runs depends on the source's region (gambatte
+    // hwtests oamdma/*, the cgb04c column; the same rules as gambatte's
+    // memory model). By the 4 KiB block of the CPU's address, below 0xFE00:
+    //
+    // | DMA source page | conflicts with | the CPU reads | the CPU's write |
+    // | --- | --- | --- | --- |
+    // | ROM, SRAM (0x00-0x7F, 0xA0-0xBF), none (0xE0-0xFF) | ROM, SRAM | the DMA's byte | lands in OAM instead of the DMA's byte; memory and MBC untouched |
+    // | the same | WRAM, echo | WRAM at its offset in the bank the DMA's address selects | the same place |
+    // | VRAM (0x80-0x9F) | VRAM | the DMA's byte; OAM gets 0 | lost; OAM gets 0 |
+    // | WRAM (0xC0-0xDF) | WRAM, echo | the DMA's byte | lost |
+    //
+    // "None": the CGB's DMA reads 0xFF from 0xE000 and up (no echo). Bit
+    // 12 of the DMA's address selects the work RAM bank a colliding CPU
+    // access reaches, bank 0 or the SVBK bank, whatever the CPU's address
+    // (oamdma_src0000_busypopDFFF and oamdma_src7F00_busypopEFFF: the same
+    // pop, different banks).
+
+    /// On a CGB, whether the OAM DMA's source is 0xE000 or above, where it
+    /// reads 0xFF (gambatte hwtests oamdma_srcE000_readFE00,
+    /// oamdma_srcFF00_busyread0000).
+    #[inline]
+    fn cgb_dma_blank(&self) -> bool {
+        self.dma.source >= 0xE0 && self.cgb.is_some()
+    }
+
+    /// On a CGB, the index of the DMA's byte if a CPU access at `addr`
+    /// meets the DMA now (the table above).
+    #[inline]
+    fn cgb_dma_conflict(&self, addr: u16) -> Option<u8> {
+        let blocks: u16 = match self.dma.source {
+            0x80..=0x9F => 0x0300,
+            0xC0..=0xDF => 0xF000,
+            _ => 0xFCFF,
+        };
+        if addr >= 0xFE00 || blocks >> (addr >> 12) & 1 == 0 {
+            return None;
+        }
+        self.dma_index()
+    }
+
+    /// Where a CPU access to work RAM goes while an OAM DMA from the
+    /// cartridge (or 0xE000 and up) runs on a CGB: its offset in the 4 KiB
+    /// bank that bit 12 of the DMA's address selects (an index in `Ram`,
+    /// which holds the SVBK bank at 0x1000).
+    #[inline]
+    fn cgb_dma_wram_index(&self, addr: u16) -> usize {
+        (self.dma.source as usize & 0x10) << 8 | (addr & 0x0FFF) as usize
+    }
+
+    /// [`Hardware::cpu_read_dma`] on a CGB (the table above).
+    fn cgb_read_dma<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
+        let Some(i) = self.cgb_dma_conflict(addr) else {
+            return self.cpu_read_idu::<IDU>(ram, addr);
+        };
+        let source = self.dma.source;
+        if addr >= 0xC000 && !(0xC0..=0xDF).contains(&source) {
+            return ram[self.cgb_dma_wram_index(addr)];
+        }
+        self.dma_catch_up(ram, self.now);
+        let byte = self.dma_source_byte(ram, (source as u16) << 8 | i as u16);
+        if (0x80..=0x9F).contains(&source) && self.now >= self.dma.start {
+            self.ppu.write_oam(i as usize, 0);
+        }
+        byte
+    }
+
+    /// [`Hardware::cpu_write_dma`] on a CGB (the table above).
+    fn cgb_write_dma(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        let Some(i) = self.cgb_dma_conflict(addr) else {
+            return self.cpu_write(ram, addr, value);
+        };
+        let source = self.dma.source;
+        if addr >= 0xC000 {
+            if !(0xC0..=0xDF).contains(&source) {
+                ram[self.cgb_dma_wram_index(addr)] = value;
+            }
+            return;
+        }
+        if self.now < self.dma.start {
+            // A restart's set-up: the write is lost, nothing is copied yet.
+            return;
+        }
+        self.dma_catch_up(ram, self.now - 4);
+        let byte = if (0x80..=0x9F).contains(&source) {
+            0
+        } else {
+            value
+        };
+        self.ppu.write_oam(i as usize, byte);
+        self.dma.copied = i + 1;
+        self.reschedule();
     }
 
     pub(super) fn start_dma(&mut self, ram: &Ram, value: u8) {

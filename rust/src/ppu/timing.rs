@@ -118,10 +118,14 @@ impl Ppu {
     /// write, none). Nor on line 0 after the LCD is switched on, before its
     /// first mode 3, where HBlank has not begun though STAT reads mode 0
     /// (GBMicrotest lyc1_int_nops_a/b, lyc1_int_halt_a/b, verified on a
-    /// DMG: a STAT write right after LCD on raises no interrupt).
+    /// DMG: a STAT write right after LCD on raises no interrupt). A CGB
+    /// has no such quirk: there a STAT write interrupts only when a source
+    /// it enables is active (gambatte's CGB model; hwtests
+    /// miscmstatirq/m0statwirq_trigger_*, m2enable/disable_1, m1/
+    /// m1irq_disable_1: an interrupt on a DMG, none on a CGB).
     #[inline]
     fn stat_write_quirk(&self) -> bool {
-        self.lyc_match() || self.mode_sources() & 0x18 != 0
+        self.cgb.is_none() && (self.lyc_match() || self.mode_sources() & 0x18 != 0)
     }
 
     /// Before the transition due at `t`, in the M-cycle ending at `m`:
