@@ -106,7 +106,7 @@ def available_roms(roms: Path, only: Collection[str] = ()) -> Iterator[tuple[str
 def import_pyboy() -> Any:
     """The ``pyboy`` module (the project's PyBoy adapter; emurust is imported only here, so
     that a PyBoy-only child process stays free of it)."""
-    from emurust.verify.pyboy_adapter import import_pyboy as adapter_import_pyboy
+    from emurust._pyboy_adapter import import_pyboy as adapter_import_pyboy
 
     return adapter_import_pyboy()
 
@@ -120,8 +120,8 @@ PYBOY_SOUND_EMULATED = False
 def new_pyboy(path: Path | str, sound_emulated: bool = PYBOY_SOUND_EMULATED) -> Any:
     """A PyBoy instance with no window, no frame limiter, DMG mode, and no sound emulation
     unless ``sound_emulated`` (PyBoy's default) is asked for (the project's PyBoy adapter,
-    :func:`emurust.verify.pyboy_adapter.new_pyboy`)."""
-    from emurust.verify.pyboy_adapter import new_pyboy as adapter_new_pyboy
+    :func:`emurust._pyboy_adapter.new_pyboy`)."""
+    from emurust._pyboy_adapter import new_pyboy as adapter_new_pyboy
 
     return adapter_new_pyboy(path, sound_emulated=sound_emulated)
 

@@ -50,7 +50,7 @@ def _timed(run: Callable[[], object]) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     import emurust
-    from emurust.verify.pyboy_adapter import import_pyboy, new_pyboy
+    from emurust._pyboy_adapter import import_pyboy, new_pyboy
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rom", default=str(emurust.roms_dir() / "homebrew/ucity/ucity.gbc"))

@@ -79,7 +79,7 @@ def run_script(
         pb = make(str(rom), **kwargs)
     pb.set_emulation_speed(0)
     if pb.cartridge_title == "2048":
-        from emurust.verify.pyboy_adapter import quiet_2048_wrapper
+        from emurust._pyboy_adapter import quiet_2048_wrapper
 
         quiet_2048_wrapper(pb)
     if start_state is not None:
@@ -132,7 +132,7 @@ def tick_speed(make: Callable[..., Any], rom: Path, boot: Path, frames: int, tic
         pb = make(str(rom), window="null", sound_emulated=False, cgb=False, bootrom=str(boot))
     pb.set_emulation_speed(0)
     if pb.cartridge_title == "2048":
-        from emurust.verify.pyboy_adapter import quiet_2048_wrapper
+        from emurust._pyboy_adapter import quiet_2048_wrapper
 
         quiet_2048_wrapper(pb)
     pb.tick(120, False)
@@ -168,7 +168,7 @@ def pyboy_state_at(rom: Path, boot: Path, steps: int, frames: int, seed: int, at
             str(rom), window="null", sound_emulated=False, cgb=False, bootrom=str(boot)
         )
     if pb.cartridge_title == "2048":
-        from emurust.verify.pyboy_adapter import quiet_2048_wrapper
+        from emurust._pyboy_adapter import quiet_2048_wrapper
 
         quiet_2048_wrapper(pb)
     rng = random.Random(seed)

@@ -74,7 +74,7 @@ def main() -> None:
     args = ap.parse_args()
     roms = args.roms or [Path(STARCATCH)]
     try:
-        from emurust.verify.pyboy_adapter import import_pyboy
+        from emurust._pyboy_adapter import import_pyboy
 
         pyboy: Any = import_pyboy(exact=True)
     except ImportError:

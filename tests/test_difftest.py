@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 import emurust
-from emurust.verify import allowlist, disasm, lockstep, pyboy_adapter
+from emurust import _pyboy_adapter as pyboy_adapter
+from emurust.verify import allowlist, disasm, lockstep
 from emurust.verify.romgen import Asm, build_rom
 
 # The test program's WRAM: frame counter, running sum, the fault section's results.

@@ -22,10 +22,10 @@ import pytest
 
 import emurust
 import emurust.pyboy
+from emurust._pyboy_adapter import import_pyboy
 from emurust.games.starcatch import ROM_PATH as STARCATCH
 from emurust.pyboy import utils as eutils
 from emurust.verify.lockstep import sync_boot_rom
-from emurust.verify.pyboy_adapter import import_pyboy
 from emurust.verify.romgen import Asm, build_rom
 
 HOMEBREW = ("homebrew/tobutobugirl/tobu.gb", "homebrew/ucity/ucity.gbc")

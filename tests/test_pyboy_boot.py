@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 import emurust
+from emurust._pyboy_adapter import import_pyboy
 from emurust.games.starcatch import ROM_PATH as STARCATCH
 from emurust.pyboy._boot import BOOT_ROM_SOURCE, HANDOVER_CYCLE, boot_rom
 from emurust.tools.asm import assemble_file
-from emurust.verify.pyboy_adapter import import_pyboy
 
 HOMEBREW = ("homebrew/tobutobugirl/tobu.gb", "homebrew/ucity/ucity.gbc")
 # How long each game runs in step with PyBoy from power-on: then one of PyBoy's known

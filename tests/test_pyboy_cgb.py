@@ -20,12 +20,12 @@ import pytest
 
 import emurust
 from emurust import PyBoy
+from emurust._pyboy_adapter import import_pyboy
 from emurust.pyboy.utils import (
     PyBoyInvalidInputException,
     PyBoyInvalidOperationException,
     PyBoyOutOfBoundsException,
 )
-from emurust.verify.pyboy_adapter import import_pyboy
 from emurust.verify.romgen import build_rom
 
 # LCD off; for b in 1..7: SVBK = b, [0xD000] = b; VBK = 1, [0x8000] = 0x5A; VBK = 0,

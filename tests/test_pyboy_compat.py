@@ -19,9 +19,9 @@ import pytest
 
 import emurust
 from emurust import InvalidStateError, PyBoy, WindowEvent
+from emurust._pyboy_adapter import import_pyboy, new_pyboy
 from emurust.games.starcatch import ROM_PATH as STARCATCH
 from emurust.verify.lockstep import sync_boot_rom
-from emurust.verify.pyboy_adapter import import_pyboy, new_pyboy
 
 SYM = Path(STARCATCH).with_suffix(".sym")
 # Homebrew games on which none of PyBoy's known deviations shows in the first frames of

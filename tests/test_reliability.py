@@ -27,10 +27,10 @@ import pytest
 from gymnasium.error import ClosedEnvironmentError
 
 import emurust
+from emurust._pyboy_adapter import import_pyboy, new_pyboy, shades_of
 from emurust.envs import GameBoyEnv, GameBoyVectorEnv
 from emurust.games import STARCATCH, Field, GameSpecError, RamState
 from emurust.games.starcatch import ROM_PATH as STARCATCH_ROM
-from emurust.verify.pyboy_adapter import import_pyboy, new_pyboy, shades_of
 from emurust.verify.romgen import build_rom, header_checksum
 
 # A busy loop that never halts (and is no jump to itself, which the fast path skips through

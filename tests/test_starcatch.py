@@ -177,8 +177,8 @@ def _play_inputs(frames: int, seed: int) -> dict[int, list[tuple[str, str]]]:
 
 
 def test_whole_games_run_in_lockstep_with_pyboy() -> None:
+    from emurust._pyboy_adapter import import_pyboy
     from emurust.verify import lockstep
-    from emurust.verify.pyboy_adapter import import_pyboy
 
     try:
         import_pyboy(exact=True, purpose="the lockstep harness")

@@ -33,7 +33,7 @@ BUTTONS: tuple[str, ...] = ("a", "b", "start", "select", "up", "down", "left", "
 """Valid button names (case-insensitive) for :meth:`GameBoy.button` and friends."""
 
 
-def _read_image(source: RomSource, what: str, limit: int) -> bytes:
+def read_image(source: RomSource, what: str, limit: int) -> bytes:
     """The bytes of a ROM given as bytes-like data or as a path (at most ``limit`` bytes)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
@@ -62,7 +62,7 @@ MAX_STATE_FILE = 16 << 20
 states are far smaller (cartridge RAM included), so a longer input is not a state."""
 
 
-def _read_state(
+def read_state(
     source: str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes], what: str
 ) -> bytes:
     """A save state's bytes from bytes-like data, a path or a binary file object (read from
@@ -129,8 +129,8 @@ class GameBoy(_core.GameBoy):
         sound_sample_rate: int | None = None,
         model: str = "dmg",
     ) -> Self:
-        data = _read_image(rom, "rom", MAX_ROM_SIZE)
-        boot = None if boot_rom is None else _read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
+        data = read_image(rom, "rom", MAX_ROM_SIZE)
+        boot = None if boot_rom is None else read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
         self = super().__new__(cls, data, boot, model)
         if palette is not None:
             self.palette = palette
@@ -168,7 +168,7 @@ class GameBoy(_core.GameBoy):
 
         Raises :class:`InvalidStateError` naming the problem for a state from another PyBoy
         version, from a CGB game, or from another ROM."""
-        data = _read_state(state, "state")
+        data = read_state(state, "state")
         gb = cls(rom, boot_rom=boot_rom, palette=palette, sound_sample_rate=sound_sample_rate)
         gb.load_pyboy_state(data)
         return gb

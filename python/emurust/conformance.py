@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 import emurust
-from emurust.verify.pyboy_adapter import import_pyboy, pyboy_version
+from emurust._pyboy_adapter import import_pyboy, pyboy_version
 
 __all__ = [
     "BLARGG_ROMS",

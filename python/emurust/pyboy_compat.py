@@ -28,7 +28,8 @@ import numpy.typing as npt
 from typing_extensions import Self
 
 from emurust._core import EmuRustWarning
-from emurust._gameboy import GameBoy, _read_state
+from emurust._gameboy import GameBoy, read_state
+from emurust._pyboy_adapter import PYBOY_GREYS
 from emurust.pyboy._boot import boot_rom
 
 # emurust.PyBoy raises exceptions that are both PyBoy's (pyboy.utils) and emurust's own:
@@ -55,7 +56,6 @@ from emurust.pyboy.api.sprite import Sprite
 from emurust.pyboy.api.tile import Tile
 from emurust.pyboy.api.tilemap import TileMap
 from emurust.pyboy.utils import PyBoyException
-from emurust.verify.pyboy_adapter import PYBOY_GREYS
 
 if TYPE_CHECKING:
     from emurust.pyboy.plugins.base_plugin import PyBoyGameWrapper
@@ -903,7 +903,7 @@ class PyBoy:
         loads too, provided the cartridges have the same memory bank controller and RAM
         size (the usual way to start many ROMs from one point)."""
         _check_binary(file_like_object, "load_state")
-        data = _read_state(file_like_object, "load_state")  # bounded: not /dev/zero
+        data = read_state(file_like_object, "load_state")  # bounded: not /dev/zero
         try:
             if data.startswith(_EMURUST_STATE_MAGIC):
                 self._gb.load_state(data, check_rom=False)

@@ -45,7 +45,7 @@ from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch, check_actions, check_ids
 from emurust.envs._engine import Bools, Bytes, compose_obs, frame_shape, make_engine, rom_bytes
-from emurust.envs._gymnasium import InitialState, Obs, _spaces, _spec_with
+from emurust.envs._gymnasium import InitialState, Obs, env_spaces, spec_with
 from emurust.games import GameSpec
 
 __all__ = ["ActorLostError", "ClusterResourcesError", "EnvActor", "RayVectorEnv", "portable_spec"]
@@ -195,7 +195,7 @@ class EnvActor:
         """Reset the envs ``ids`` (all when None; maybe none) with ``seed`` (see
         ``EnvBatch.seed``); returns the observations of all the actor's envs (rewards 0)."""
         batch = self.batch
-        which = batch._all if ids is None else ids
+        which = batch.all_ids if ids is None else ids
         batch.seed(seed, which)
         batch.reset(which)
         self.lost[which] = False
@@ -220,7 +220,7 @@ class EnvActor:
 
     def _step(self, actions: npt.NDArray[np.uint8], ids: Ids | None) -> Result:
         batch = self.batch
-        which = batch._all if ids is None else ids
+        which = batch.all_ids if ids is None else ids
         lost = self.lost[which]
         if not lost.any():
             rewards, terminated, truncated, info = batch.step(actions, which)
@@ -344,7 +344,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
                 "RayVectorEnv supports AutoresetMode.NEXT_STEP and DISABLED, as "
                 "GameBoyVectorEnv does"
             )
-        self.game = _spec_with(game, overrides)
+        self.game = spec_with(game, overrides)
         self.num_actors = int(num_actors)
         self.envs_per_actor = m = int(envs_per_actor)
         self.num_envs = self.num_actors * m
@@ -399,7 +399,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._screen_shape = shape
         self._ram_size = len(self.game.obs_addresses)
         self.metadata = {**self.metadata, "autoreset_mode": mode}
-        self.single_observation_space, self.single_action_space = _spaces(self.game, shape)
+        self.single_observation_space, self.single_action_space = env_spaces(self.game, shape)
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, self.num_envs
         )

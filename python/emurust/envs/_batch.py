@@ -120,7 +120,9 @@ class EnvBatch:
         self.seed_base = self._entropy_seeds(n)
         self._actions = np.zeros(n, dtype=np.uint8)
         self._mask = np.zeros(n, dtype=bool)
-        self._all = np.arange(n)
+        #: Every env's id, 0..n-1: passing this very array is the batch's fast path for
+        #: "every env" (no index arrays on the way).
+        self.all_ids = np.arange(n)
         self.max_steps = spec.max_episode_steps
         self.novelty = spec.novelty
         if self.novelty is not None:
@@ -210,7 +212,7 @@ class EnvBatch:
 
     def check_ids(self, env_ids: npt.ArrayLike | None) -> Ids:
         """``env_ids`` as an index array (all envs when None), checked."""
-        return self._all if env_ids is None else check_ids(env_ids, self.num_envs)
+        return self.all_ids if env_ids is None else check_ids(env_ids, self.num_envs)
 
     # ---- reset and step -----------------------------------------------------------------
 
@@ -270,7 +272,7 @@ class EnvBatch:
         are then in ``engine.obs[ids]``, and all of them in ``obs_out`` if given."""
         k = len(ids)
         acts = self.check_actions(actions, k)
-        everyone = ids is self._all  # the synchronous case: no index arrays on the way
+        everyone = ids is self.all_ids  # the synchronous case: no index arrays on the way
         resetting = None
         if self.autoreset == "next_step":
             pending = self.needs_reset if everyone else self.needs_reset[ids]
@@ -310,11 +312,11 @@ class EnvBatch:
         before = self._prev_state or self._state(self._prev_raw)
         self._prev_raw = self.engine.ram.copy()
         after = self._prev_state = self._state(self._prev_raw)
-        rewards, terminated, lengths = self._outcome(before, after, self._all)
+        rewards, terminated, lengths = self._outcome(before, after, self.all_ids)
         self.episode_return += rewards
         self.episode_length = lengths
         truncated = self._truncated(after, lengths)
-        return self._finish(self._all, rewards, terminated, truncated)
+        return self._finish(self.all_ids, rewards, terminated, truncated)
 
     def _truncated(self, after: RamState, lengths: npt.NDArray[np.int64]) -> Bools:
         """The step limit, and the spec's truncated function if it has one."""

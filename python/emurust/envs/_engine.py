@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._core import MAX_ROM_SIZE, EmuRustWarning, Snapshot
-from emurust._gameboy import GameBoy, RomSource, _read_image
+from emurust._gameboy import GameBoy, RomSource, read_image
 from emurust._vec import VecGameBoy
 from emurust.games._spec import WRAM, GameSpec, GameSpecError
 
@@ -167,7 +167,7 @@ class GameBoyDriver(FrameDriver):
 
 def rom_bytes(spec: GameSpec, rom: RomSource | None) -> bytes:
     """The ROM image: ``rom`` if given, else the spec's."""
-    return _read_image(spec.rom_source() if rom is None else rom, "rom", MAX_ROM_SIZE)
+    return read_image(spec.rom_source() if rom is None else rom, "rom", MAX_ROM_SIZE)
 
 
 class EmurustEngine:

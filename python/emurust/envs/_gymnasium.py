@@ -32,7 +32,9 @@ InitialState = Union[bytes, Snapshot, str, "os.PathLike[str]", None]
 _OVERRIDES = ("frame_skip", "hold_frames", "obs", "frame_stack", "max_episode_steps", "model")
 
 
-def _spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:
+def spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:
+    """The registered spec ``game`` with the env constructors' spec ``overrides`` applied
+    (also used by the PufferLib and Ray envs)."""
     spec = get(game)
     unknown = set(overrides) - set(_OVERRIDES)
     if unknown:
@@ -43,7 +45,7 @@ def _spec_with(game: str | GameSpec, overrides: dict[str, Any]) -> GameSpec:
     return spec.replace(**overrides) if overrides else spec
 
 
-def _spaces(spec: GameSpec, shape: tuple[int, ...]) -> tuple[spaces.Space[Any], spaces.Discrete]:
+def env_spaces(spec: GameSpec, shape: tuple[int, ...]) -> tuple[spaces.Space[Any], spaces.Discrete]:
     """The observation and action spaces of one env (``shape``: the engine's observation)."""
     ram_only = spaces.Box(0, 255, (len(spec.obs_addresses),), np.uint8)
     if spec.obs == "ram":
@@ -81,7 +83,7 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
         render_mode: str | None = None,
         **overrides: Any,
     ) -> None:
-        self.game = _spec_with(game, overrides)
+        self.game = spec_with(game, overrides)
         if render_mode not in (None, "rgb_array"):
             raise InvalidArgumentError(
                 f"render_mode must be None or 'rgb_array', not {render_mode!r}"
@@ -97,9 +99,9 @@ class GameBoyEnv(gymnasium.Env[Obs, np.int64]):
             draw=render_mode is not None,
         )
         self._batch = EnvBatch(self.game, engine, autoreset="disabled")
-        self.observation_space, self.action_space = _spaces(self.game, engine.observation_shape)
+        self.observation_space, self.action_space = env_spaces(self.game, engine.observation_shape)
         self.metadata = {**self.metadata, "render_fps": 60 / self.game.frame_skip}
-        self._ids = self._batch._all  # env 0: the batch's fast path for "every env"
+        self._ids = self._batch.all_ids  # env 0: the batch's fast path for "every env"
         self.closed = False
 
     def _check_open(self, what: str) -> None:
@@ -193,7 +195,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             or num_envs < 1
         ):
             raise InvalidArgumentError(f"num_envs must be a positive int, got {num_envs!r}")
-        self.game = _spec_with(game, overrides)
+        self.game = spec_with(game, overrides)
         mode = AutoresetMode(autoreset_mode)
         if mode == AutoresetMode.SAME_STEP:
             raise InvalidArgumentError(
@@ -228,7 +230,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             "autoreset_mode": mode,
             "render_fps": 60 / self.game.frame_skip,
         }
-        self.single_observation_space, self.single_action_space = _spaces(
+        self.single_observation_space, self.single_action_space = env_spaces(
             self.game, engine.observation_shape
         )
         self.observation_space = gymnasium.vector.utils.batch_space(
@@ -275,7 +277,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._check_open("reset")
         self._async.require_idle("reset")
         batch = self._batch
-        ids = batch._all
+        ids = batch.all_ids
         if options and "reset_mask" in options:
             mask = np.asarray(options["reset_mask"])
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
@@ -297,7 +299,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._async.require_idle("step")
         batch = self._batch
         out = np.empty(self._obs_shape, np.uint8) if self._copy else None
-        rewards, terminated, truncated, info = batch.step(actions, batch._all, out)
+        rewards, terminated, truncated, info = batch.step(actions, batch.all_ids, out)
         if not self._episode_stats:
             info = {}
         return self._gather(screen=out), rewards, terminated, truncated, info
@@ -324,8 +326,8 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         """Resets every env; each then counts as finished, so :meth:`recv` returns them."""
         self._check_open("async_reset")
         self._async.require_idle("async_reset")
-        self._batch.seed(seed, self._batch._all)
-        self._batch.reset(self._batch._all)
+        self._batch.seed(seed, self._batch.all_ids)
+        self._batch.reset(self._batch.all_ids)
         self._async.publish_reset()
 
     def send(self, actions: npt.ArrayLike, env_ids: npt.ArrayLike | None = None) -> None:
@@ -489,7 +491,7 @@ class _AsyncStepper:
             self.ep_done[:] = False
             self.busy[:] = True
             self.ready.clear()
-            ids = self.batch._all
+            ids = self.batch.all_ids
             self.ready.append(ids)
             self.n_ready = len(ids)
 

@@ -23,9 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._gameboy import RomSource
+from emurust._pyboy_adapter import PYBOY_GREYS, new_pyboy, save_state, shades_of
 from emurust.envs._engine import Bools, Bytes, FrameDriver, convert_shades, frame_shape, rom_bytes
 from emurust.games._spec import GameSpec, GameSpecError
-from emurust.verify.pyboy_adapter import PYBOY_GREYS, new_pyboy, save_state, shades_of
 
 __all__ = ["PYBOY_GREYS", "PyBoyDriver", "PyBoyEngine", "new_pyboy"]
 

@@ -92,9 +92,9 @@ class GameBoyPufferEnv(_Base):  # type: ignore[misc]
         initial_state: Any = None,
         **overrides: Any,
     ) -> None:
-        from emurust.envs._gymnasium import _spec_with
+        from emurust.envs._gymnasium import spec_with
 
-        self.game = _spec_with(get(game), overrides)
+        self.game = spec_with(get(game), overrides)
         engine = make_engine(
             self.game,
             num_envs,
@@ -130,9 +130,9 @@ class GameBoyPufferEnv(_Base):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.uint8], list[dict[str, Any]]]:
         batch = self._batch
-        batch.seed(self._seed if seed is None else seed, batch._all)
+        batch.seed(self._seed if seed is None else seed, batch.all_ids)
         self._seed = None  # later resets continue the seeded episode sequence
-        batch.reset(batch._all)
+        batch.reset(batch.all_ids)
         self._write_obs()
         self.rewards[:] = 0
         self.terminals[:] = False
@@ -150,7 +150,7 @@ class GameBoyPufferEnv(_Base):  # type: ignore[misc]
     ]:
         batch = self._batch
         rewards, terminated, truncated, info = batch.step(
-            np.asarray(actions).reshape(-1), batch._all
+            np.asarray(actions).reshape(-1), batch.all_ids
         )
         self._write_obs()
         self.rewards[:] = rewards

@@ -87,7 +87,7 @@ def play(
     import torch
 
     from emurust.envs import GameBoyEnv
-    from emurust.rl.ppo import _split, load_agent, policy_spec
+    from emurust.rl.ppo import load_agent, policy_spec, split_obs
 
     agent = load_agent(checkpoint)[0] if checkpoint is not None else None
     spec = policy_spec(get(game), agent.kind if agent is not None else "pixel")
@@ -100,7 +100,7 @@ def play(
         if agent is None:
             action = int(rng.integers(len(spec.actions)))
         else:
-            screen, ram = _split(obs, spec)
+            screen, ram = split_obs(obs, spec)
             act = agent.observe(
                 None if screen is None else torch.as_tensor(screen[None]),
                 None if ram is None else torch.as_tensor(ram[None]),

@@ -382,7 +382,7 @@ def load_agent(path: str | Path, device: str = "cpu") -> tuple[AnyAgent, dict[st
     return agent, data
 
 
-def _split(obs: Any, spec: GameSpec) -> tuple[Any, Any]:
+def split_obs(obs: Any, spec: GameSpec) -> tuple[Any, Any]:
     """(screen, RAM) of an observation batch; either may be None."""
     if spec.obs == "ram":
         return None, obs
@@ -558,7 +558,7 @@ class Rollout:
                 self.returns.extend(float(r) for r in info["episode"]["r"][done])
                 self.lengths.extend(float(x) for x in info["episode"]["l"][done])
                 self.episodes += int(done.sum())
-        screen, ram = _split(obs, self.spec)
+        screen, ram = split_obs(obs, self.spec)
         return screen, ram, ids
 
     def _act_and_send(self, screen: Any, ram: Any, ids: npt.NDArray[np.intp]) -> None:
@@ -1107,7 +1107,7 @@ def evaluate(
         if agent is None:
             action = rng.integers(0, len(spec.actions), episodes)
         else:
-            screen, ram = _split(obs, spec)
+            screen, ram = split_obs(obs, spec)
             action = (
                 agent.observe(
                     None if screen is None else torch.as_tensor(screen, device=device),

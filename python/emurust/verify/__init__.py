@@ -6,7 +6,7 @@ Modules, one job each:
 * :mod:`emurust.verify.lockstep`: :func:`run_lockstep`, emurust and PyBoy 2.8.1 side by side
   frame by frame; :mod:`emurust.verify.allowlist`: the documented differences it tolerates
   (rules and proofs); :mod:`emurust.verify.disasm`: the disassembler of its traces;
-  :mod:`emurust.verify.pyboy_adapter`: the project's one PyBoy adapter.
+  :mod:`emurust._pyboy_adapter`: the project's one PyBoy adapter.
 * :mod:`emurust.verify.romgen`: the ROM builder of the verification levels and the tests.
 * :mod:`emurust.verify.runner`: :func:`run`, the levels' runner; :mod:`emurust.verify.report`:
   ``report.json`` / ``report.md``;
@@ -41,6 +41,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from emurust._pyboy_adapter import PYBOY_VERSION, pyboy_boot_rom
     from emurust.verify.allowlist import DEFAULT_ALLOWLIST, AllowlistEntry
     from emurust.verify.disasm import disassemble
     from emurust.verify.lockstep import (
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
         run_lockstep,
         sync_boot_rom,
     )
-    from emurust.verify.pyboy_adapter import PYBOY_VERSION, pyboy_boot_rom
     from emurust.verify.report import (
         REPORT_SCHEMA,
         Report,
@@ -87,7 +87,8 @@ __all__ = [
 ]
 
 # The public names, imported from their modules on first use: importing one module of the
-# package (the PyBoy adapter, for emurust.PyBoy and the envs) stays cheap.
+# package stays cheap. The PyBoy adapter is the product's (emurust._pyboy_adapter: the envs
+# and emurust.PyBoy use it); verify re-exports two of its names.
 _HOME = {
     "DEFAULT_ALLOWLIST": "allowlist",
     "AllowlistEntry": "allowlist",
@@ -97,8 +98,8 @@ _HOME = {
     "random_inputs": "lockstep",
     "run_lockstep": "lockstep",
     "sync_boot_rom": "lockstep",
-    "PYBOY_VERSION": "pyboy_adapter",
-    "pyboy_boot_rom": "pyboy_adapter",
+    "PYBOY_VERSION": "emurust._pyboy_adapter",
+    "pyboy_boot_rom": "emurust._pyboy_adapter",
     "REPORT_SCHEMA": "report",
     "Report": "report",
     "print_summary": "report",
@@ -118,7 +119,8 @@ def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module 'emurust.verify' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"emurust.verify.{module}"), name)
+    path = module if "." in module else f"emurust.verify.{module}"
+    value = getattr(importlib.import_module(path), name)
     globals()[name] = value
     return value
 

@@ -85,7 +85,7 @@ def import_lockstep() -> Any:
 
 
 def pyboy_version() -> str | None:
-    from emurust.verify.pyboy_adapter import pyboy_version as version
+    from emurust._pyboy_adapter import pyboy_version as version
 
     return version()
 

@@ -67,6 +67,7 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._gameboy import BUTTONS, GameBoy, RomSource
+from emurust._pyboy_adapter import LockstepPyBoy
 from emurust.verify.allowlist import (
     DEFAULT_ALLOWLIST,
     IO_REGISTERS,
@@ -78,7 +79,6 @@ from emurust.verify.allowlist import (
     Point,
 )
 from emurust.verify.disasm import format_trace_entry
-from emurust.verify.pyboy_adapter import LockstepPyBoy
 
 if TYPE_CHECKING:
     from emurust._core import _TraceEntry

@@ -346,7 +346,7 @@ fn image_arg(obj: &Bound<'_, PyAny>, what: &str, limit: usize) -> PyResult<Vec<u
     let py = obj.py();
     let data = py
         .import("emurust._gameboy")?
-        .getattr("_read_image")?
+        .getattr("read_image")?
         .call1((obj, what, limit))?;
     Ok(data.cast::<PyBytes>()?.as_bytes().to_vec())
 }
