@@ -50,6 +50,44 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # (Python tries that suffix first) and the tests would run stale code: remove it.
 rm -f "$ROOT"/python/emurust/_core.cpython-*.so
 
+# Disk: no copy of the downloads in pip's cache. torch's CUDA wheels are about 3.5 GB to download
+# and 5 GB installed; pip keeps a second copy of each wheel in its cache, and it downloads every
+# wheel before it installs the first: a CI machine failed there with "No space left on device".
+export PIP_NO_CACHE_DIR=1
+df -h "$ROOT" | awk 'NR == 2 { print "[setup_env] free disk: " $4 " of " $2 }'
+
+# torch (the rl extra) one distribution at a time: pip resolves torch's closure (torch, triton,
+# nvidia-*, sympy, ...) without downloading it, then installs each pinned distribution on its own,
+# so the disk holds at most one downloaded wheel beside what is installed.
+install_torch() {
+    if python -c 'import importlib.metadata as m; m.distribution("torch")' 2>/dev/null; then
+        return
+    fi
+    local report
+    report="$(mktemp "${TMPDIR:-/tmp}/emurust-torch.XXXXXX.json")"
+    python -m pip install -q --dry-run --ignore-installed --report "$report" "torch>=2.1"
+    local pins
+    pins="$(python - "$report" <<'PY'
+import json
+import sys
+
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+for item in report["install"]:
+    meta = item["metadata"]
+    print(f"{meta['name']}=={meta['version']}")
+PY
+)"
+    rm -f "$report"
+    local n
+    n="$(wc -w <<<"$pins")"
+    log "installing torch and its $n distributions one at a time"
+    local pin
+    for pin in $pins; do
+        python -m pip install -q --no-deps "$pin"
+    done
+}
+
 # Reinstall the Python dependencies only when pyproject.toml changed.
 # One stamp per extras set, so alternating test.sh (test) and main.sh (test,bench) re-runs
 # do not reinstall.
@@ -64,6 +102,9 @@ if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! command -v maturin >
     log "installing maturin and the extras: $EXTRAS"
     python -m pip install -q --upgrade pip
     python -m pip install -q "maturin>=1.8,<2"
+    if [[ ",$EXTRAS," == *,rl,* ]]; then
+        install_torch
+    fi
     # `maturin develop -E test` installs the package's dependencies and the test extras.
     maturin develop --release --features testing -E "$EXTRAS"
     echo "$WANT" >"$STAMP"
