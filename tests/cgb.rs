@@ -271,6 +271,159 @@ fn cgb_states_continue_and_refuse_the_other_model() {
     }
 }
 
+/// Work RAM banks through the CPU (SVBK): LCD off; for each bank b of 1-7,
+/// (0xD000) = b * 0x11 and (0xDFFF) = b; a routine at 0xD100 in bank 1
+/// (`ld a,0x11; ret`) and another in bank 3 (`ld a,0x33; ret`), each
+/// called with its bank mapped, results into 0xC010 (bank 3's) and 0xC011
+/// (bank 1's); each bank's 0xD000 read back into 0xC020 + SVBK (SVBK 0
+/// maps bank 1), bank 6 through the echo at 0xF000 into 0xC030; then bank
+/// 5 stays mapped.
+const WRAM_BANKS_PROGRAM: &[u8] = &[
+    0xF3, // di
+    0xAF, 0xE0, 0x40, // xor a; ldh (LCDC),a
+    0x3E, 0x01, 0xE0, 0x70, 0x3E, 0x11, 0xEA, 0x00, 0xD0, // SVBK=1; (d000)=0x11
+    0x3E, 0x01, 0xEA, 0xFF, 0xDF, // (dfff)=1
+    0x3E, 0x02, 0xE0, 0x70, 0x3E, 0x22, 0xEA, 0x00, 0xD0, // SVBK=2; (d000)=0x22
+    0x3E, 0x02, 0xEA, 0xFF, 0xDF, // (dfff)=2
+    0x3E, 0x03, 0xE0, 0x70, 0x3E, 0x33, 0xEA, 0x00, 0xD0, // SVBK=3; (d000)=0x33
+    0x3E, 0x03, 0xEA, 0xFF, 0xDF, // (dfff)=3
+    0x3E, 0x04, 0xE0, 0x70, 0x3E, 0x44, 0xEA, 0x00, 0xD0, // SVBK=4; (d000)=0x44
+    0x3E, 0x04, 0xEA, 0xFF, 0xDF, // (dfff)=4
+    0x3E, 0x05, 0xE0, 0x70, 0x3E, 0x55, 0xEA, 0x00, 0xD0, // SVBK=5; (d000)=0x55
+    0x3E, 0x05, 0xEA, 0xFF, 0xDF, // (dfff)=5
+    0x3E, 0x06, 0xE0, 0x70, 0x3E, 0x66, 0xEA, 0x00, 0xD0, // SVBK=6; (d000)=0x66
+    0x3E, 0x06, 0xEA, 0xFF, 0xDF, // (dfff)=6
+    0x3E, 0x07, 0xE0, 0x70, 0x3E, 0x77, 0xEA, 0x00, 0xD0, // SVBK=7; (d000)=0x77
+    0x3E, 0x07, 0xEA, 0xFF, 0xDF, // (dfff)=7
+    0x3E, 0x01, 0xE0, 0x70, // SVBK=1
+    0x3E, 0x3E, 0xEA, 0x00, 0xD1, 0x3E, 0x11, 0xEA, 0x01, 0xD1, 0x3E, 0xC9, 0xEA, 0x02, 0xD1, 0x3E,
+    0x03, 0xE0, 0x70, // SVBK=3
+    0x3E, 0x3E, 0xEA, 0x00, 0xD1, 0x3E, 0x33, 0xEA, 0x01, 0xD1, 0x3E, 0xC9, 0xEA, 0x02, 0xD1, 0xCD,
+    0x00, 0xD1, 0xEA, 0x10, 0xC0, // call d100; (c010)=a
+    0x3E, 0x01, 0xE0, 0x70, 0xCD, 0x00, 0xD1, 0xEA, 0x11, 0xC0, // SVBK=1; call d100; (c011)=a
+    0x3E, 0x00, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x20, 0xC0, // SVBK=0; (c020)=(d000)
+    0x3E, 0x01, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x21, 0xC0, // SVBK=1; (c021)=(d000)
+    0x3E, 0x02, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x22, 0xC0, // SVBK=2; (c022)=(d000)
+    0x3E, 0x03, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x23, 0xC0, // SVBK=3; (c023)=(d000)
+    0x3E, 0x04, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x24, 0xC0, // SVBK=4; (c024)=(d000)
+    0x3E, 0x05, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x25, 0xC0, // SVBK=5; (c025)=(d000)
+    0x3E, 0x06, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x26, 0xC0, // SVBK=6; (c026)=(d000)
+    0x3E, 0x07, 0xE0, 0x70, 0xFA, 0x00, 0xD0, 0xEA, 0x27, 0xC0, // SVBK=7; (c027)=(d000)
+    0x3E, 0x06, 0xE0, 0x70, 0xFA, 0x00, 0xF0, 0xEA, 0x30, 0xC0, // SVBK=6; (c030)=(f000)
+    0x3E, 0x05, 0xE0, 0x70, // SVBK=5
+    0x18, 0xFE, // jr -2
+];
+
+/// The banks live where the CPU, the debugger's banked reads, the RAM block
+/// and save states expect them: banks 0 and 1 in the RAM block (its
+/// 0xD000-0xDFFF is bank 1 whatever SVBK says), 2-7 beside it, code runs
+/// from the mapped bank, and a state saved with bank 5 mapped continues.
+#[test]
+fn cgb_work_ram_banks() {
+    use emurust::cgb::BankedRegion;
+    let rom = cgb_rom(WRAM_BANKS_PROGRAM, 0x80);
+    let mut views = Vec::new();
+    for reference in [false, true] {
+        let mut gb = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        gb.set_reference_mode(reference);
+        gb.run_frames(2, false);
+        let path = if reference { "reference" } else { "fast" };
+        assert_eq!(
+            [gb.peek(0xC010), gb.peek(0xC011)],
+            [0x33, 0x11],
+            "{path} path: the routine of the mapped bank ran"
+        );
+        let read_back: Vec<u8> = (0xC020..0xC028).map(|a| gb.peek(a)).collect();
+        assert_eq!(
+            read_back,
+            [0x11, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77],
+            "{path} path: (0xD000) for SVBK 0-7"
+        );
+        assert_eq!(gb.peek(0xC030), 0x66, "{path} path: the echo of bank 6");
+        assert_eq!(gb.peek(0xD000), 0x55, "{path} path: bank 5 is mapped");
+        assert_eq!(gb.peek(0xFF70), 0xFD, "{path} path: SVBK reads 5 | 0xF8");
+        for bank in 1..8usize {
+            let first = gb.read_bank(BankedRegion::Wram, bank, 0, 1).unwrap();
+            let last = gb.read_bank(BankedRegion::Wram, bank, 0xFFF, 1).unwrap();
+            assert_eq!(
+                (first[0], last[0]),
+                (bank as u8 * 0x11, bank as u8),
+                "{path} path: bank {bank}"
+            );
+        }
+        // The RAM block (the batched engine's `wram` view): bank 1 at 0x1000.
+        assert_eq!(
+            gb.ram()[0x1000],
+            0x11,
+            "{path} path: bank 1 in the RAM block"
+        );
+        assert_eq!(
+            gb.ram()[0x1FFF],
+            0x01,
+            "{path} path: bank 1 in the RAM block"
+        );
+        // A debugger's write reaches the mapped bank.
+        gb.poke(0xD001, 0x5A);
+        assert_eq!(
+            gb.read_bank(BankedRegion::Wram, 5, 1, 1).unwrap(),
+            [0x5A],
+            "{path} path"
+        );
+        let state = gb.save_state();
+        let mut loaded = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+        loaded.set_reference_mode(reference);
+        loaded.load_state(&state).unwrap();
+        assert_eq!(loaded.save_state(), state, "{path} path: reloads as saved");
+        for bank in 0..8usize {
+            assert_eq!(
+                loaded
+                    .read_bank(BankedRegion::Wram, bank, 0, 0x1000)
+                    .unwrap(),
+                gb.read_bank(BankedRegion::Wram, bank, 0, 0x1000).unwrap(),
+                "{path} path: bank {bank} after loading"
+            );
+        }
+        gb.run_frames(2, false);
+        loaded.run_frames(2, false);
+        assert!(machine_view(&gb) == machine_view(&loaded), "{path} path");
+        views.push(machine_view(&gb));
+    }
+    assert!(views[0] == views[1], "fast and reference path differ");
+}
+
+/// A state saved before banks 2-7 stayed beside the RAM block (section
+/// "CGB1": the RAM block held the mapped bank, bank 1 lay beside it) loads
+/// as the machine it was saved from.
+#[test]
+fn cgb_states_of_the_older_work_ram_layout_load() {
+    let rom = cgb_rom(WRAM_BANKS_PROGRAM, 0x80);
+    let mut gb = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+    gb.run_frames(2, false);
+    assert_eq!(gb.peek(0xFF70) & 7, 5, "bank 5 mapped");
+    let state = gb.save_state();
+    // The same state in the older layout.
+    let mut old = state.clone();
+    let at = |data: &[u8], tag: &[u8], from: usize| {
+        from + data[from..].windows(4).position(|w| w == tag).unwrap()
+    };
+    let cgb = at(&old, b"CGB2", 0);
+    let wram = cgb + 8 + 3; // tag, length, CGB mode, KEY1, SVBK
+    let ram = at(&old, b"RAM ", wram + 0x8000) + 8;
+    let bank1 = old[ram + 0x1000..ram + 0x2000].to_vec();
+    let bank5 = old[wram + 0x5000..wram + 0x6000].to_vec();
+    old[cgb..cgb + 4].copy_from_slice(b"CGB1");
+    old[wram + 0x1000..wram + 0x2000].copy_from_slice(&bank1);
+    old[ram + 0x1000..ram + 0x2000].copy_from_slice(&bank5);
+    old[wram + 0x5000..wram + 0x6000].fill(0);
+    let old = emurust::state::reseal(&old).unwrap();
+    assert_ne!(old, state);
+    let mut loaded = GameBoy::with_model(&rom, None, Model::Cgb).unwrap();
+    loaded.load_state(&old).unwrap();
+    assert_eq!(loaded.peek(0xD000), 0x55, "bank 5 mapped after loading");
+    assert_eq!(loaded.ram()[0x1000], 0x11, "bank 1 in the RAM block");
+    assert_eq!(loaded.save_state(), state, "the same machine as saved");
+}
+
 // ---- Blargg's CGB ROMs ------------------------------------------------------------
 
 /// OAM DMA on a CGB's buses (`bus/dma.rs`), from a routine in HRAM with the

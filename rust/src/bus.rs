@@ -30,7 +30,7 @@
 
 use crate::apu::Apu;
 use crate::cartridge::{fnv1a64, Cartridge};
-use crate::cgb::CgbHw;
+use crate::cgb::{CgbHw, WRAM_BANK};
 use crate::error::{Error, Result};
 use crate::joypad::Joypad;
 use crate::oam_bug::{self, Access};
@@ -118,6 +118,12 @@ pub struct Hardware {
     /// The CGB's own state (`crate::cgb`); `None` on a DMG. Its registers
     /// are reached through the I/O arms a DMG reads as 0xFF (`bus/cgb.rs`).
     pub cgb: Option<Box<CgbHw>>,
+    /// Where a CGB's work RAM bank mapped at 0xD000 is, when it is one of
+    /// banks 2-7: its offset in `CgbHw::wram`. 0 when the bank is 1 (and on
+    /// a DMG): then 0xD000-0xDFFF is the RAM block's, where bank 1 always
+    /// lives, so a bank switch moves no bytes. Derived from SVBK
+    /// ([`Hardware::map_wram_bank`]).
+    pub(crate) wramx: usize,
     /// The PPU and APU count time on a clock of their own (`CgbHw::dots`):
     /// set from the first CGB speed switch on, never on a DMG.
     pub(crate) speed_mapped: bool,
@@ -169,6 +175,7 @@ impl Hardware {
             deadline_hit: false,
             rets: [0; RET_RING],
             cgb: None,
+            wramx: 0,
             speed_mapped: false,
         };
         hw.reschedule();
@@ -252,13 +259,72 @@ impl Hardware {
         self.boot_rom_active && self.boot_rom.is_some()
     }
 
+    /// Work RAM at `addr` (0xC000-0xFDFF, echo included): banks 0 and 1
+    /// are the RAM block's, a CGB's banks 2-7 are `CgbHw::wram`'s
+    /// ([`Hardware::wramx`]).
+    #[inline(always)]
+    pub(crate) fn wram_read(&self, ram: &Ram, addr: u16) -> u8 {
+        let i = (addr & 0x1FFF) as usize;
+        if self.wramx != 0 && i >= WRAM_BANK {
+            return self.banked_wram_read(i);
+        }
+        ram[i]
+    }
+
+    /// [`Hardware::wram_read`] for a write.
+    #[inline(always)]
+    pub(crate) fn wram_write(&mut self, ram: &mut Ram, addr: u16, value: u8) {
+        let i = (addr & 0x1FFF) as usize;
+        if self.wramx != 0 && i >= WRAM_BANK {
+            return self.banked_wram_write(i, value);
+        }
+        ram[i] = value;
+    }
+
+    /// 0xD000-0xDFFF while a CGB maps one of banks 2-7 there.
+    #[inline(never)]
+    fn banked_wram_read(&self, i: usize) -> u8 {
+        match self.cgb.as_deref() {
+            Some(c) => c.wram[self.wramx + (i & (WRAM_BANK - 1))],
+            None => 0xFF,
+        }
+    }
+
+    #[inline(never)]
+    fn banked_wram_write(&mut self, i: usize, value: u8) {
+        if let Some(c) = self.cgb.as_deref_mut() {
+            c.wram[self.wramx + (i & (WRAM_BANK - 1))] = value;
+        }
+    }
+
+    /// Map SVBK's work RAM bank at 0xD000 (see [`Hardware::wramx`]): after
+    /// every change of `CgbHw::svbk`, and after a load.
+    pub(crate) fn map_wram_bank(&mut self) {
+        self.wramx = match self.cgb.as_deref() {
+            Some(c) if c.wram_bank() != 1 => c.wram_bank() * WRAM_BANK,
+            _ => 0,
+        };
+    }
+
+    /// The length of work RAM, from 0xC000, that code may run from without
+    /// the address decode (`bus::runs`): all of it, or bank 0 only while a
+    /// CGB maps one of banks 2-7 at 0xD000.
+    #[inline(always)]
+    pub(crate) fn wram_code_len(&self) -> usize {
+        if self.wramx != 0 {
+            WRAM_BANK
+        } else {
+            WRAM_SIZE
+        }
+    }
+
     /// Side-effect-free read of any address (everything must be caught up).
     pub fn peek(&self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
             0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
-            0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
+            0xC000..=0xFDFF => self.wram_read(ram, addr),
             0xFE00..=0xFE9F => self.ppu.oam()[(addr - 0xFE00) as usize],
             0xFEA0..=0xFEFF => self.read_unusable(addr),
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
@@ -336,7 +402,7 @@ impl Hardware {
     fn cpu_read_idu<const IDU: bool>(&mut self, ram: &Ram, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.read_rom(addr),
-            0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize],
+            0xC000..=0xFDFF => self.wram_read(ram, addr),
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize],
             0x8000..=0x9FFF => {
                 self.catch_up_ppu(ram);
@@ -387,7 +453,7 @@ impl Hardware {
     #[inline(always)]
     fn cpu_write(&mut self, ram: &mut Ram, addr: u16, value: u8) {
         match addr {
-            0xC000..=0xFDFF => ram[(addr & 0x1FFF) as usize] = value,
+            0xC000..=0xFDFF => self.wram_write(ram, addr, value),
             0xFF80..=0xFFFE => ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
             0x0000..=0x7FFF => self.cart.write_rom(addr, value, self.now),
             0x8000..=0x9FFF => {
@@ -620,7 +686,8 @@ impl Stateful for Hardware {
         self.joypad.save(w);
         self.cart.save(w);
         // A CGB's own sections, after everything a DMG saves (a DMG's state
-        // has none): `CGB1` (machine) and `CGBP` (PPU).
+        // has none): `CGB2` (machine; `CGB1` in older states) and `CGBP`
+        // (PPU).
         if let Some(c) = &self.cgb {
             c.save(w);
             self.ppu.save_cgb(w);
@@ -674,7 +741,7 @@ impl Stateful for Hardware {
         self.serial.load(r)?;
         self.joypad.load(r)?;
         self.cart.load(r)?;
-        let saved_on_cgb = r.peek_tag() == Some(*b"CGB1");
+        let saved_on_cgb = matches!(r.peek_tag(), Some(t) if t == *b"CGB2" || t == *b"CGB1");
         match (self.cgb.as_deref_mut(), saved_on_cgb) {
             (Some(c), true) => {
                 c.load(r, self.now)?;
@@ -697,6 +764,7 @@ impl Stateful for Hardware {
                 ))
             }
         }
+        self.map_wram_bank();
         self.validate()?;
         self.reschedule();
         Ok(())

@@ -8,10 +8,11 @@
 //! VRAM access, a line being drawn), so a DMG game runs the same code as
 //! before the CGB existed (docs/design.md, "The Game Boy Color").
 //!
-//! Work RAM banks: the bank mapped at 0xD000-0xDFFF lives in the machine's
-//! RAM block (`Ram`, the one the CPU's fast accesses and the batched
-//! engine's NumPy views use), the seven others here; an SVBK write swaps
-//! 4 KiB in and out ([`CgbHw::switch_wram_bank`]).
+//! Work RAM banks: banks 0 and 1 live in the machine's RAM block (`Ram`,
+//! the one the CPU's fast accesses and the batched engine's NumPy views
+//! use), banks 2-7 here. An SVBK write moves no bytes: while it maps one of
+//! banks 2-7, accesses to 0xD000-0xDFFF reach it here
+//! (`Hardware::wramx`); so the RAM block's 0xD000-0xDFFF is always bank 1.
 
 use crate::bus::Ram;
 use crate::error::{Error, Result};
@@ -90,8 +91,8 @@ pub struct CgbHw {
     pub key1_armed: bool,
     /// SVBK as written (bits 0-2; 0 selects bank 1).
     pub svbk: u8,
-    /// Work RAM banks 0-7, 4 KiB each; bank 0 and the mapped bank live in
-    /// the machine's `Ram` instead (their copies here are stale).
+    /// Work RAM banks 0-7, 4 KiB each, indexed by bank; banks 0 and 1 live
+    /// in the machine's `Ram` instead (their places here stay zero).
     pub wram: Box<[u8; 0x8000]>,
     pub hdma: Hdma,
     /// RP (FF56), infrared port: bits 0 and 6-7 as written.
@@ -115,6 +116,11 @@ pub struct CgbHw {
     /// oamdma_src*_busypushFF01 and _busypushFEA1, cgb04c column). Indexed
     /// by `addr - 0xFEA0` with those bits clear ([`unusable_index`]).
     pub unusable: [u8; 0x60],
+    /// Set by loading a state saved before banks 2-7 stayed here (section
+    /// "CGB1", whose RAM block held the mapped bank):
+    /// [`CgbHw::finish_load`] moves that bank here and bank 1 back.
+    /// Transient.
+    legacy_bank: Option<usize>,
 }
 
 /// The index in [`CgbHw::unusable`] of an address in 0xFEA0-0xFEFF.
@@ -149,6 +155,7 @@ impl CgbHw {
             cpu_base: 0,
             dot_base: 0,
             unusable: [0; 0x60],
+            legacy_bank: None,
         }
     }
 
@@ -161,40 +168,36 @@ impl CgbHw {
         }
     }
 
-    /// Write SVBK: the mapped bank's bytes go back to their place here and
-    /// the new bank's come into `ram` (0x1000-0x1FFF of the block).
-    pub fn switch_wram_bank(&mut self, ram: &mut Ram, svbk: u8) {
-        let old = self.wram_bank();
-        self.svbk = svbk & 7;
-        let new = self.wram_bank();
-        if old == new {
-            return;
-        }
-        let mapped = &mut ram[WRAM_BANK..2 * WRAM_BANK];
-        self.wram[old * WRAM_BANK..(old + 1) * WRAM_BANK].copy_from_slice(mapped);
-        mapped.copy_from_slice(&self.wram[new * WRAM_BANK..(new + 1) * WRAM_BANK]);
-    }
-
-    /// The bytes of work RAM bank `bank` (0-7), wherever they live now.
+    /// The bytes of work RAM bank `bank` (0-7): banks 0 and 1 in `ram`,
+    /// the others here.
     pub fn wram_bank_bytes<'a>(&'a self, ram: &'a Ram, bank: usize) -> &'a [u8] {
-        if bank == 0 {
-            &ram[..WRAM_BANK]
-        } else if bank == self.wram_bank() {
-            &ram[WRAM_BANK..2 * WRAM_BANK]
+        let bank = bank & 7;
+        if bank < 2 {
+            &ram[bank * WRAM_BANK..(bank + 1) * WRAM_BANK]
         } else {
             &self.wram[bank * WRAM_BANK..(bank + 1) * WRAM_BANK]
         }
     }
 
-    /// Write a byte of work RAM bank `bank` (0-7) wherever it lives now.
+    /// Write a byte of work RAM bank `bank` (0-7) where it lives.
     pub fn poke_wram_bank(&mut self, ram: &mut Ram, bank: usize, offset: usize, value: u8) {
-        let offset = offset & (WRAM_BANK - 1);
-        if bank == 0 {
-            ram[offset] = value;
-        } else if bank == self.wram_bank() {
-            ram[WRAM_BANK + offset] = value;
+        let (bank, offset) = (bank & 7, offset & (WRAM_BANK - 1));
+        if bank < 2 {
+            ram[bank * WRAM_BANK + offset] = value;
         } else {
-            self.wram[(bank & 7) * WRAM_BANK + offset] = value;
+            self.wram[bank * WRAM_BANK + offset] = value;
+        }
+    }
+
+    /// After a state's RAM block is in `ram`: a state of the older layout
+    /// ([`CgbHw::legacy_bank`]) had the mapped bank there, and bank 1 here.
+    pub fn finish_load(&mut self, ram: &mut Ram) {
+        if let Some(bank) = self.legacy_bank.take() {
+            let mapped = &mut ram[WRAM_BANK..2 * WRAM_BANK];
+            let (low, high) = self.wram.split_at_mut(bank * WRAM_BANK);
+            high[..WRAM_BANK].copy_from_slice(mapped);
+            mapped.copy_from_slice(&low[WRAM_BANK..2 * WRAM_BANK]);
+            low[WRAM_BANK..2 * WRAM_BANK].fill(0);
         }
     }
 
@@ -223,20 +226,13 @@ impl CgbHw {
     /// Save the CGB section: every field that is state, and the work RAM
     /// banks that do not live in the RAM block.
     pub fn save(&self, w: &mut StateWriter) {
-        w.begin_section(b"CGB1");
+        w.begin_section(b"CGB2");
         w.bool(self.cgb_mode);
         w.bool(self.key1_armed);
         w.u8(self.svbk);
-        // Bank 0 and the mapped bank live in the RAM section: zeros here,
-        // so that equal machines save equal bytes.
-        let mapped = self.wram_bank();
-        for b in 0..8 {
-            if b == 0 || b == mapped {
-                w.raw(&[0; WRAM_BANK]);
-            } else {
-                w.raw(&self.wram[b * WRAM_BANK..(b + 1) * WRAM_BANK]);
-            }
-        }
+        // Banks 0 and 1 live in the RAM section: their places here are
+        // zeros (kept so), so that equal machines save equal bytes.
+        w.raw(&self.wram[..]);
         w.u16(self.hdma.src);
         w.u16(self.hdma.dst);
         w.u8(self.hdma.blocks);
@@ -251,8 +247,11 @@ impl CgbHw {
         w.end_section();
     }
 
+    /// Load the CGB section ("CGB2", or "CGB1" of the older layout: see
+    /// [`CgbHw::finish_load`], which must follow once the RAM block is in).
     pub fn load(&mut self, r: &mut StateReader, now: u64) -> Result<()> {
-        r.begin_section(b"CGB1")?;
+        let legacy = r.peek_tag() == Some(*b"CGB1");
+        r.begin_section(if legacy { b"CGB1" } else { b"CGB2" })?;
         let cgb_mode = r.bool()?;
         if cgb_mode != self.cgb_mode {
             return Err(Error::InvalidState(
@@ -262,6 +261,18 @@ impl CgbHw {
         self.key1_armed = r.bool()?;
         self.svbk = r.u8()? & 7;
         self.wram.copy_from_slice(r.raw(0x8000)?);
+        self.legacy_bank = None;
+        if legacy {
+            // The older layout kept bank 1 here when another was mapped;
+            // banks 0 and 1 in the RAM section otherwise.
+            let mapped = self.wram_bank();
+            if mapped != 1 {
+                self.legacy_bank = Some(mapped);
+            } else {
+                self.wram[WRAM_BANK..2 * WRAM_BANK].fill(0);
+            }
+        }
+        self.wram[..WRAM_BANK].fill(0);
         self.hdma.src = r.u16()? & 0xFFF0;
         self.hdma.dst = r.u16()? & 0x1FF0;
         self.hdma.blocks = r.u8()? & 0x7F;

@@ -451,6 +451,9 @@ impl Core {
         }
         *self = core;
         ram.copy_from_slice(new_ram);
+        if let Some(c) = self.hw.cgb.as_deref_mut() {
+            c.finish_load(ram);
+        }
         Ok(())
     }
 }

@@ -89,6 +89,51 @@ pub fn slot_color(pal: &[u8; 128], slot: u8) -> u16 {
     u16::from_le_bytes([pal[i], pal[i + 1]]) & 0x7FFF
 }
 
+/// The RGB and grey bytes of a line palette's 64 slots, converted once per
+/// palette rather than once per pixel (consecutive lines usually share
+/// one: it is converted again only when it differs from the last).
+struct LineColours {
+    conversion: ColorConversion,
+    pal: Option<[u8; 128]>,
+    rgb: [[u8; 3]; 64],
+    gray: [u8; 64],
+}
+
+impl LineColours {
+    fn new(conversion: ColorConversion) -> LineColours {
+        LineColours {
+            conversion,
+            pal: None,
+            rgb: [[0; 3]; 64],
+            gray: [0; 64],
+        }
+    }
+
+    fn set(&mut self, pal: &[u8; 128]) {
+        if self.pal.as_ref() == Some(pal) {
+            return;
+        }
+        self.pal = Some(*pal);
+        for slot in 0..64u8 {
+            let c = self.conversion.rgb(slot_color(pal, slot));
+            self.rgb[slot as usize] = c;
+            self.gray[slot as usize] = luma(c);
+        }
+    }
+
+    fn rgb_line(&self, slots: &[u8], out: &mut [u8]) {
+        for (&s, px) in slots.iter().zip(out.chunks_exact_mut(3)) {
+            px.copy_from_slice(&self.rgb[s as usize & 63]);
+        }
+    }
+
+    fn gray_line(&self, slots: &[u8], out: &mut [u8]) {
+        for (&s, g) in slots.iter().zip(out.iter_mut()) {
+            *g = self.gray[s as usize & 63];
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Screen {
     shades: Box<[u8; PIXELS]>,
@@ -161,15 +206,35 @@ impl Screen {
     }
 
     /// Take a CGB's finished frame: palette slots (0-63) and the palette
-    /// RAM each line was drawn with. Every pixel is converted (RGB and
-    /// grey, those that are on).
+    /// RAM each line was drawn with. As [`Screen::update`], only lines that
+    /// changed (slots or palette) since the last frame are converted (RGB
+    /// and grey, those that are on).
     pub fn update_cgb(&mut self, slots: &[u8; PIXELS], line_pal: &[[u8; 128]; HEIGHT]) {
-        self.shades.copy_from_slice(slots);
-        match self.line_pal.as_deref_mut() {
-            Some(l) => l.copy_from_slice(line_pal),
-            None => self.line_pal = Some(Box::new(*line_pal)),
+        let Some(old_pal) = self.line_pal.as_deref_mut() else {
+            self.shades.copy_from_slice(slots);
+            self.line_pal = Some(Box::new(*line_pal));
+            self.convert();
+            return;
+        };
+        let mut colours = LineColours::new(self.conversion);
+        for y in 0..HEIGHT {
+            let row = y * WIDTH..(y + 1) * WIDTH;
+            if old_pal[y] == line_pal[y] && self.shades[row.clone()] == slots[row.clone()] {
+                continue;
+            }
+            old_pal[y] = line_pal[y];
+            self.shades[row.clone()].copy_from_slice(&slots[row.clone()]);
+            colours.set(&line_pal[y]);
+            if self.rgb_on {
+                colours.rgb_line(
+                    &slots[row.clone()],
+                    &mut self.rgb[3 * row.start..3 * row.end],
+                );
+            }
+            if self.gray_on {
+                colours.gray_line(&slots[row.clone()], &mut self.gray[row]);
+            }
         }
-        self.convert();
     }
 
     /// How CGB colours become RGB (the default: PyBoy's); the buffers are
@@ -291,22 +356,24 @@ impl Screen {
         }
     }
 
-    /// A CGB frame's RGB and grey bytes (those asked for), pixel by pixel
+    /// A CGB frame's RGB and grey bytes (those asked for), every line,
     /// from the slots and the line palettes.
     fn convert_cgb(&mut self, rgb_on: bool, gray_on: bool) {
         let Some(line_pal) = self.line_pal.as_deref() else {
             return;
         };
+        let mut colours = LineColours::new(self.conversion);
         for (y, pal) in line_pal.iter().enumerate() {
-            for x in 0..WIDTH {
-                let i = y * WIDTH + x;
-                let c = self.conversion.rgb(slot_color(pal, self.shades[i]));
-                if rgb_on {
-                    self.rgb[3 * i..3 * i + 3].copy_from_slice(&c);
-                }
-                if gray_on {
-                    self.gray[i] = luma(c);
-                }
+            let row = y * WIDTH..(y + 1) * WIDTH;
+            colours.set(pal);
+            if rgb_on {
+                colours.rgb_line(
+                    &self.shades[row.clone()],
+                    &mut self.rgb[3 * row.start..3 * row.end],
+                );
+            }
+            if gray_on {
+                colours.gray_line(&self.shades[row.clone()], &mut self.gray[row]);
             }
         }
     }
@@ -474,6 +541,68 @@ pub fn decode_picture(data: &[u8], shades: &mut [u8; PIXELS]) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A CGB frame's RGB and grey buffers, converted by lines through
+    /// tables and only where a line changed, are every pixel's colour
+    /// converted on its own (`colors`), over frames that change some lines'
+    /// slots, some lines' palettes and the formats and conversion in use.
+    #[test]
+    fn cgb_frames_convert_as_each_pixel_alone() {
+        let mut x: u32 = 99;
+        let mut next = move || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            x >> 8
+        };
+        let mut slots = Box::new([0u8; PIXELS]);
+        let mut pals = Box::new([[0u8; 128]; HEIGHT]);
+        for s in slots.iter_mut() {
+            *s = (next() & 63) as u8;
+        }
+        for p in pals.iter_mut() {
+            for b in p.iter_mut() {
+                *b = next() as u8;
+            }
+        }
+        let mut screen = Screen::new();
+        for frame in 0..12 {
+            // Some lines get new slots, some a new palette, some both.
+            for _ in 0..20 {
+                let y = next() as usize % HEIGHT;
+                match next() % 3 {
+                    0 => slots[y * WIDTH + next() as usize % WIDTH] = (next() & 63) as u8,
+                    1 => pals[y][next() as usize % 128] = next() as u8,
+                    _ => pals[y] = pals[(y + 1) % HEIGHT],
+                }
+            }
+            match frame {
+                4 => screen.set_formats(false, true),
+                6 => screen.set_formats(true, true),
+                8 => screen.set_color_conversion(ColorConversion::Corrected),
+                _ => {}
+            }
+            screen.update_cgb(&slots, &pals);
+            let colors = screen.colors().unwrap();
+            let (rgb_on, gray_on) = screen.formats();
+            for (i, &c) in colors.iter().enumerate() {
+                assert_eq!(
+                    c,
+                    slot_color(&pals[i / WIDTH], slots[i]),
+                    "frame {frame} pixel {i}"
+                );
+                let want = screen.color_conversion().rgb(c);
+                if rgb_on {
+                    assert_eq!(
+                        &screen.rgb()[3 * i..3 * i + 3],
+                        &want,
+                        "frame {frame} pixel {i}"
+                    );
+                }
+                if gray_on {
+                    assert_eq!(screen.gray()[i], luma(want), "frame {frame} pixel {i}");
+                }
+            }
+        }
+    }
 
     /// A picture with runs of every length up to past 128, literal stretches
     /// longer than 128 bytes, and every shade.

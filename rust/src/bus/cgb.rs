@@ -169,7 +169,10 @@ impl Hardware {
             0xFF54 => c.hdma.dst = (c.hdma.dst & 0x1F00) | (value & 0xF0) as u16,
             0xFF55 => self.hdma_write(ram, value),
             0xFF56 => c.rp = value & 0xC1,
-            0xFF70 => c.switch_wram_bank(ram, value),
+            0xFF70 => {
+                c.svbk = value & 7;
+                self.map_wram_bank();
+            }
             0xFF72 => c.ff72 = value,
             0xFF73 => c.ff73 = value,
             0xFF74 => c.ff74 = value,

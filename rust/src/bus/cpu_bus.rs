@@ -2,7 +2,7 @@
 //! the clock, the fetch window, the per-M-cycle tick, and the modes of the
 //! straight runs (`runs.rs`) and of OAM DMA.
 
-use super::{Hardware, Ram, HRAM_BASE, RET_RING, WRAM_SIZE};
+use super::{Hardware, Ram, HRAM_BASE, RET_RING};
 use crate::cpu::{Code, Cpu, CpuBus, DebugHooks, RunHooks, Straight};
 use crate::serial::IRQ_SERIAL;
 use crate::timer::IRQ_TIMER;
@@ -256,7 +256,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         // The common targets need no clock: ROM, WRAM (and echo), HRAM.
         match addr {
             0x0000..=0x7FFF => self.hw.read_rom(addr),
-            0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize],
+            0xC000..=0xFDFF => self.hw.wram_read(self.ram, addr),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
             _ if is_run(STRAIGHT) => self.straight_io_read::<IDU>(addr),
             _ => self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr)),
@@ -353,7 +353,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
         }
         match addr {
-            0xC000..=0xFDFF => self.ram[(addr & 0x1FFF) as usize] = value,
+            0xC000..=0xFDFF => self.hw.wram_write(self.ram, addr, value),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
             _ if STRAIGHT == ROM_RUN => {
                 self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
@@ -398,7 +398,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         }
         if STRAIGHT == WRAM_RUN {
             let i = addr.wrapping_sub(0xC000) as usize;
-            if i < WRAM_SIZE {
+            if i < self.hw.wram_code_len() {
                 return self.ram[i];
             }
             // The code left work RAM: end after this instruction.

@@ -3,6 +3,7 @@
 //! [`DMA_BUS`](super::DMA_BUS) meanwhile).
 
 use super::{Hardware, Ram};
+use crate::cgb::WRAM_BANK;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Dma {
@@ -128,7 +129,7 @@ impl Hardware {
         self.dma_catch_up(ram, self.now - 4);
         let src = (self.dma.source as u16) << 8 | i as u16;
         let byte = match src {
-            0xC000.. => value & ram[(src & 0x1FFF) as usize],
+            0xC000.. => value & self.wram_read(ram, src),
             _ => value,
         };
         self.ppu.write_oam(i as usize, byte);
@@ -149,7 +150,14 @@ impl Hardware {
             let base = (self.dma.source as usize & 0x1F) << 8;
             let (from, to) = (self.dma.copied as usize, due as usize);
             if from < to {
-                self.ppu.write_oam_bytes(from, &ram[base + from..base + to]);
+                // The page's bank: the RAM block's, or a CGB's bank 2-7.
+                let page = match self.cgb.as_deref() {
+                    Some(c) if self.wramx != 0 && base >= WRAM_BANK => {
+                        &c.wram[self.wramx + (base & (WRAM_BANK - 1))..][..0x100]
+                    }
+                    _ => &ram[base..base + 0x100],
+                };
+                self.ppu.write_oam_bytes(from, &page[from..to]);
                 self.dma.copied = due;
             }
             return;
@@ -173,7 +181,7 @@ impl Hardware {
             0x8000..=0x9FFF => self.ppu.vram()[(addr & 0x1FFF) as usize],
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xE000.. if self.cgb.is_some() => 0xFF,
-            _ => ram[(addr & 0x1FFF) as usize],
+            _ => self.wram_read(ram, addr),
         }
     }
 
@@ -222,11 +230,11 @@ impl Hardware {
 
     /// Where a CPU access to work RAM goes while an OAM DMA from the
     /// cartridge (or 0xE000 and up) runs on a CGB: its offset in the 4 KiB
-    /// bank that bit 12 of the DMA's address selects (an index in `Ram`,
-    /// which holds the SVBK bank at 0x1000).
+    /// bank that bit 12 of the DMA's address selects (bank 0 or the SVBK
+    /// bank), as the work RAM address that reaches it.
     #[inline]
-    fn cgb_dma_wram_index(&self, addr: u16) -> usize {
-        (self.dma.source as usize & 0x10) << 8 | (addr & 0x0FFF) as usize
+    fn cgb_dma_wram_addr(&self, addr: u16) -> u16 {
+        0xC000 | (self.dma.source as u16 & 0x10) << 8 | (addr & 0x0FFF)
     }
 
     /// [`Hardware::cpu_read_dma`] on a CGB (the table above).
@@ -236,7 +244,7 @@ impl Hardware {
         };
         let source = self.dma.source;
         if addr >= 0xC000 && !(0xC0..=0xDF).contains(&source) {
-            return ram[self.cgb_dma_wram_index(addr)];
+            return self.wram_read(ram, self.cgb_dma_wram_addr(addr));
         }
         self.dma_catch_up(ram, self.now);
         let byte = self.dma_source_byte(ram, (source as u16) << 8 | i as u16);
@@ -254,7 +262,7 @@ impl Hardware {
         let source = self.dma.source;
         if addr >= 0xC000 {
             if !(0xC0..=0xDF).contains(&source) {
-                ram[self.cgb_dma_wram_index(addr)] = value;
+                self.wram_write(ram, self.cgb_dma_wram_addr(addr), value);
             }
             return;
         }

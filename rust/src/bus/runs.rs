@@ -4,7 +4,7 @@
 //! `Bus<true>`).
 
 use super::cpu_bus::{LONGEST_INSTRUCTION, NO_BANK, NO_WINDOW};
-use super::{Bus, Hardware, Ram, DMA_BUS, HRAM_BASE, HRAM_SIZE, ROM_RUN, WRAM_RUN, WRAM_SIZE};
+use super::{Bus, Hardware, Ram, DMA_BUS, HRAM_BASE, HRAM_SIZE, ROM_RUN, WRAM_RUN};
 use crate::cpu::{Countdown, Cpu, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 
 impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
@@ -33,7 +33,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             let outcome;
             if pc < 0x8000 {
                 (cpu, bus, outcome) = Self::rom_runs(cpu, bus, done);
-            } else if (pc.wrapping_sub(0xC000) as usize) < WRAM_SIZE {
+            } else if (pc.wrapping_sub(0xC000) as usize) < bus.hw.wram_code_len() {
                 (cpu, bus, outcome) = Self::wram_runs(cpu, bus, done);
             } else {
                 if pc >= 0xFF80 {
@@ -173,7 +173,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                 // Stopped before the next event, still in work RAM.
                 return (cpu, bus, Some(Straight::Wait));
             }
-            if (cpu.pc().wrapping_sub(0xC000) as usize) >= WRAM_SIZE {
+            if (cpu.pc().wrapping_sub(0xC000) as usize) >= bus.hw.wram_code_len() {
                 return (cpu, bus, None);
             }
         }

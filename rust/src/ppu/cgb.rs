@@ -122,6 +122,26 @@ impl PpuCgb {
     }
 }
 
+/// A byte in each byte of a u64.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// `SPREAD[b]`: the bits of `b`, most significant first, one in each byte
+/// of a u64 (little-endian byte k = bit 7 - k): a tile row's bit plane
+/// spread over its eight pixels.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[b] |= (((b >> (7 - k)) & 1) as u64) << (8 * k);
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// One tile row's two bit-planes, flipped horizontally when `flip`.
 #[inline(always)]
 fn row_planes(bank: &[u8; 0x2000], addr: usize, flip: bool) -> (u8, u8) {
@@ -303,8 +323,8 @@ impl Ppu {
         // Per pixel: palette slot and, for objects' priority, whether the
         // BG colour is non-zero and whether the BG tile claims priority.
         let mut slot = [0u8; WIDTH];
-        let mut bg_opaque = [false; WIDTH];
-        let mut bg_prio = [false; WIDTH];
+        let mut bg_opaque = [0u8; WIDTH];
+        let mut bg_prio = [0u8; WIDTH];
         let bg_end = win.unwrap_or(WIDTH);
         let mut line = Line {
             slot: &mut slot,
@@ -367,7 +387,7 @@ impl Ppu {
                     // LCDC.0 clear: objects over everything. Otherwise a BG
                     // colour 1-3 covers the object when the object or the
                     // BG tile asks for it.
-                    if lcdc & 0x01 == 0 || !bg_opaque[x] || !(behind || bg_prio[x]) {
+                    if lcdc & 0x01 == 0 || bg_opaque[x] == 0 || !(behind || bg_prio[x] != 0) {
                         slot[x] = pal + ci;
                     }
                 }
@@ -382,8 +402,10 @@ impl Ppu {
 /// its colour is not 0 and whether its tile has priority over objects.
 struct Line<'a> {
     slot: &'a mut [u8; WIDTH],
-    bg_opaque: &'a mut [bool; WIDTH],
-    bg_prio: &'a mut [bool; WIDTH],
+    /// 1 where the BG colour is not 0.
+    bg_opaque: &'a mut [u8; WIDTH],
+    /// 1 where the BG tile has priority (attribute bit 7).
+    bg_prio: &'a mut [u8; WIDTH],
 }
 
 impl Line<'_> {
@@ -399,34 +421,39 @@ impl Line<'_> {
         xs: std::ops::Range<usize>,
         map_x: impl Fn(usize) -> usize,
     ) {
-        // The tile under the last pixel: its map address and row.
-        let mut cached = usize::MAX;
-        let (mut lo, mut hi, mut attr) = (0u8, 0u8, 0u8);
-        for x in xs {
+        // A tile at a time: the pixels from `x` to the tile's right edge
+        // (map x moves with screen x, and wraps only at a tile boundary).
+        let mut x = xs.start;
+        while x < xs.end {
             let mx = map_x(x);
             let map_addr = map + ((y >> 3) & 31) * 32 + ((mx >> 3) & 31);
-            if map_addr != cached {
-                cached = map_addr;
-                let tile = vram0[map_addr];
-                attr = vram1[map_addr];
-                let bank = if attr & 0x08 != 0 { vram1 } else { vram0 };
-                let mut row = y & 7;
-                if attr & 0x40 != 0 {
-                    row = 7 - row;
-                }
-                // LCDC.4 clear: signed tile numbers from 0x9000.
-                let base = if lcdc & 0x10 != 0 {
-                    tile as usize * 16
-                } else {
-                    (0x1000 + (tile as i8 as isize) * 16) as usize
-                };
-                (lo, hi) = row_planes(bank, base + row * 2, attr & 0x20 != 0);
+            let tile = vram0[map_addr];
+            let attr = vram1[map_addr];
+            let bank = if attr & 0x08 != 0 { vram1 } else { vram0 };
+            let mut row = y & 7;
+            if attr & 0x40 != 0 {
+                row = 7 - row;
             }
-            let px = mx & 7;
-            let ci = ((lo >> (7 - px)) & 1) | (((hi >> (7 - px)) & 1) << 1);
-            self.slot[x] = (attr & 7) * 4 + ci;
-            self.bg_opaque[x] = ci != 0;
-            self.bg_prio[x] = attr & 0x80 != 0;
+            // LCDC.4 clear: signed tile numbers from 0x9000.
+            let base = if lcdc & 0x10 != 0 {
+                tile as usize * 16
+            } else {
+                (0x1000 + (tile as i8 as isize) * 16) as usize
+            };
+            let (lo, hi) = row_planes(bank, base + row * 2, attr & 0x20 != 0);
+            // The tile row's eight colour numbers, one a byte (leftmost
+            // first), and from them its slots and opacity, eight at once.
+            let ci = SPREAD[lo as usize] | SPREAD[hi as usize] << 1;
+            let slots = ci + ONES * ((attr & 7) as u64 * 4);
+            let opaque = (ci | ci >> 1) & ONES;
+            let prio = if attr & 0x80 != 0 { ONES } else { 0 };
+            let first = mx & 7;
+            let n = (8 - first).min(xs.end - x);
+            let (span, from) = (x..x + n, first..first + n);
+            self.slot[span.clone()].copy_from_slice(&slots.to_le_bytes()[from.clone()]);
+            self.bg_opaque[span.clone()].copy_from_slice(&opaque.to_le_bytes()[from.clone()]);
+            self.bg_prio[span].copy_from_slice(&prio.to_le_bytes()[from]);
+            x += n;
         }
     }
 }

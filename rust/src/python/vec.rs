@@ -760,7 +760,8 @@ impl PyVecGameBoy {
     }
 
     /// Every env's WRAM (0xC000..0xE000): a read-only (num_envs, 8192) uint8
-    /// view straight into the emulators' memory (strided, no copy).
+    /// view straight into the emulators' memory (strided, no copy). On a
+    /// CGB it holds banks 0 and 1, whatever bank SVBK maps at 0xD000.
     #[getter]
     fn wram<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArrayDyn<u8>>> {
         buffers::view(slf, VecBuffer::Wram)
