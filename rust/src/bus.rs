@@ -57,7 +57,7 @@ mod interrupts;
 mod runs;
 mod scheduler;
 
-pub use cpu_bus::{Bus, DMA_BUS, NORMAL, ROM_RUN, WRAM_RUN};
+pub use cpu_bus::{Bus, BANKED, DMA_BUS, NORMAL, ROM_RUN, WRAM_RUN};
 use dma::{Dma, DMA_IDLE};
 
 #[derive(Clone)]
@@ -304,18 +304,6 @@ impl Hardware {
             Some(c) if c.wram_bank() != 1 => c.wram_bank() * WRAM_BANK,
             _ => 0,
         };
-    }
-
-    /// The length of work RAM, from 0xC000, that code may run from without
-    /// the address decode (`bus::runs`): all of it, or bank 0 only while a
-    /// CGB maps one of banks 2-7 at 0xD000.
-    #[inline(always)]
-    pub(crate) fn wram_code_len(&self) -> usize {
-        if self.wramx != 0 {
-            WRAM_BANK
-        } else {
-            WRAM_SIZE
-        }
     }
 
     /// Side-effect-free read of any address (everything must be caught up).

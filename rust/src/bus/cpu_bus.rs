@@ -2,7 +2,7 @@
 //! the clock, the fetch window, the per-M-cycle tick, and the modes of the
 //! straight runs (`runs.rs`) and of OAM DMA.
 
-use super::{Hardware, Ram, HRAM_BASE, RET_RING};
+use super::{Hardware, Ram, HRAM_BASE, RET_RING, WRAM_SIZE};
 use crate::cpu::{Code, Cpu, CpuBus, DebugHooks, RunHooks, Straight};
 use crate::serial::IRQ_SERIAL;
 use crate::timer::IRQ_TIMER;
@@ -76,9 +76,21 @@ pub const WRAM_RUN: u8 = 2;
 /// (`Hardware::cpu_read_dma`); only HRAM countdowns are skipped.
 pub const DMA_BUS: u8 = 3;
 
+/// A flag on [`ROM_RUN`]: the run's work-RAM accesses look for a CGB's
+/// bank 2-7 mapped at 0xD000 (`Hardware::wram_read`), which lives outside
+/// the RAM block. Runs without it, the DMG's always, index the RAM block
+/// directly; they run only while nothing is mapped there (`bus::runs`).
+pub const BANKED: u8 = 4;
+
 /// Whether `STRAIGHT` is the mode of a straight run's bus.
 pub(super) const fn is_run(straight: u8) -> bool {
-    straight == ROM_RUN || straight == WRAM_RUN
+    straight & !BANKED == ROM_RUN || straight & !BANKED == WRAM_RUN
+}
+
+/// Whether `STRAIGHT` is a run of ROM code ([`ROM_RUN`], with or without
+/// [`BANKED`]).
+pub(super) const fn is_rom_run(straight: u8) -> bool {
+    straight & !BANKED == ROM_RUN
 }
 /// The longest instruction (CALL), in T-cycles.
 pub(super) const LONGEST_INSTRUCTION: u64 = 24;
@@ -256,6 +268,11 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         // The common targets need no clock: ROM, WRAM (and echo), HRAM.
         match addr {
             0x0000..=0x7FFF => self.hw.read_rom(addr),
+            // A run without BANKED runs only while the RAM block is all of
+            // work RAM (`bus::runs`).
+            0xC000..=0xFDFF if is_run(STRAIGHT) && STRAIGHT & BANKED == 0 => {
+                self.ram[(addr & 0x1FFF) as usize]
+            }
             0xC000..=0xFDFF => self.hw.wram_read(self.ram, addr),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
             _ if is_run(STRAIGHT) => self.straight_io_read::<IDU>(addr),
@@ -308,14 +325,14 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
 
     #[inline(always)]
     fn branch_taken(&mut self) {
-        if STRAIGHT == ROM_RUN {
+        if is_rom_run(STRAIGHT) {
             self.limit = 0;
         }
     }
 
     #[inline(always)]
     fn called(&mut self, ret: u16) {
-        if STRAIGHT == ROM_RUN {
+        if is_rom_run(STRAIGHT) {
             self.hw.rets[self.depth as usize % RET_RING] = ret;
             self.depth = self.depth.wrapping_add(1);
         }
@@ -323,7 +340,7 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
 
     #[inline(always)]
     fn returned(&mut self, to: u16) {
-        if STRAIGHT == ROM_RUN {
+        if is_rom_run(STRAIGHT) {
             self.depth = self.depth.wrapping_sub(1);
             if self.hw.rets[self.depth as usize % RET_RING] != to {
                 // Not where the run's CALL would return: the run ends.
@@ -353,9 +370,12 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
         }
         match addr {
+            0xC000..=0xFDFF if is_run(STRAIGHT) && STRAIGHT & BANKED == 0 => {
+                self.ram[(addr & 0x1FFF) as usize] = value
+            }
             0xC000..=0xFDFF => self.hw.wram_write(self.ram, addr, value),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
-            _ if STRAIGHT == ROM_RUN => {
+            _ if is_rom_run(STRAIGHT) => {
                 self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
             }
             _ => self.synced(|hw, ram| hw.cpu_write(ram, addr, value)),
@@ -375,7 +395,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         let oam = addr >> 8 == 0xFE;
         self.tick();
         if oam {
-            if STRAIGHT == ROM_RUN {
+            if is_rom_run(STRAIGHT) {
                 self.synced_out_of_line(|hw, ram| hw.oam_bug_idu(ram));
             } else {
                 self.synced(|hw, ram| hw.oam_bug_idu(ram));
@@ -392,13 +412,13 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn fetch(&mut self, addr: u16) -> u8 {
         self.tick();
-        if STRAIGHT == ROM_RUN {
+        if is_rom_run(STRAIGHT) {
             // A run lies in one bank, mapped for all of it.
             return self.bank[(addr & 0x3FFF) as usize];
         }
         if STRAIGHT == WRAM_RUN {
             let i = addr.wrapping_sub(0xC000) as usize;
-            if i < self.hw.wram_code_len() {
+            if i < WRAM_SIZE {
                 return self.ram[i];
             }
             // The code left work RAM: end after this instruction.

@@ -4,7 +4,9 @@
 //! `Bus<true>`).
 
 use super::cpu_bus::{LONGEST_INSTRUCTION, NO_BANK, NO_WINDOW};
-use super::{Bus, Hardware, Ram, DMA_BUS, HRAM_BASE, HRAM_SIZE, ROM_RUN, WRAM_RUN};
+use super::{
+    Bus, Hardware, Ram, BANKED, DMA_BUS, HRAM_BASE, HRAM_SIZE, ROM_RUN, WRAM_RUN, WRAM_SIZE,
+};
 use crate::cpu::{Countdown, Cpu, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 
 impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
@@ -32,8 +34,14 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             let pc = cpu.pc();
             let outcome;
             if pc < 0x8000 {
-                (cpu, bus, outcome) = Self::rom_runs(cpu, bus, done);
-            } else if (pc.wrapping_sub(0xC000) as usize) < bus.hw.wram_code_len() {
+                (cpu, bus, outcome) = if bus.hw.wramx != 0 {
+                    Self::rom_runs::<{ ROM_RUN | BANKED }>(cpu, bus, done)
+                } else {
+                    Self::rom_runs::<ROM_RUN>(cpu, bus, done)
+                };
+            } else if (pc.wrapping_sub(0xC000) as usize) < WRAM_SIZE && bus.hw.wramx == 0 {
+                // (Code in work RAM runs straight only while the RAM block
+                // is all of it: not while a CGB maps bank 2-7 at 0xD000.)
                 (cpu, bus, outcome) = Self::wram_runs(cpu, bus, done);
             } else {
                 if pc >= 0xFF80 {
@@ -47,9 +55,12 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         }
     }
 
-    /// Straight runs of ROM code while PC stays in ROM (`None`: it left).
+    /// Straight runs of ROM code while PC stays in ROM (`None`: it left,
+    /// or the runs must go on in the other `MODE`). `MODE` is [`ROM_RUN`],
+    /// with [`BANKED`] while a CGB maps work RAM bank 2-7 at 0xD000: then
+    /// the runs' work-RAM accesses look for it; a DMG's never do.
     #[inline(never)]
-    fn rom_runs(
+    fn rom_runs<const MODE: u8>(
         mut cpu: Cpu,
         mut bus: Self,
         done: &mut impl FnMut(&mut Self) -> bool,
@@ -58,7 +69,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             // One run bus for the runs up to the next slow access: only
             // then may the mapping, the next event or the CPU's state have
             // changed.
-            let mut run = bus.run_bus::<ROM_RUN>(&NO_BANK);
+            let mut run = bus.run_bus::<MODE>(&NO_BANK);
             let mut bank_start = usize::MAX;
             // An instruction starting before this ends before the next
             // event.
@@ -127,6 +138,10 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                     if !bus.after_slow_run(&cpu, done) {
                         return (cpu, bus, outcome);
                     }
+                    // An SVBK write changed whether bank 2-7 is mapped.
+                    if (bus.hw.wramx != 0) != (MODE & BANKED != 0) {
+                        return (cpu, bus, None);
+                    }
                 }
                 _ => return (cpu, bus, outcome),
             }
@@ -169,11 +184,16 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                 if !bus.after_slow_run(&cpu, done) {
                     return (cpu, bus, Some(Straight::Recheck));
                 }
+                if bus.hw.wramx != 0 {
+                    // An SVBK write mapped bank 2-7 (see `straight_runs`).
+                    bus.recheck = true;
+                    return (cpu, bus, Some(Straight::Recheck));
+                }
             } else if !strayed {
                 // Stopped before the next event, still in work RAM.
                 return (cpu, bus, Some(Straight::Wait));
             }
-            if (cpu.pc().wrapping_sub(0xC000) as usize) >= bus.hw.wram_code_len() {
+            if (cpu.pc().wrapping_sub(0xC000) as usize) >= WRAM_SIZE {
                 return (cpu, bus, None);
             }
         }
