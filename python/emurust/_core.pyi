@@ -1,7 +1,6 @@
 # Stubs for the native module `emurust._core` (rust/src/python.rs): keep them in sync.
 # `scripts/test.sh` checks them against the built extension with mypy.stubtest.
 
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import SupportsIndex, TypedDict, final, overload
 
@@ -179,7 +178,6 @@ class Memory:
 
 # --- Batched engine (rust/src/python/vec.rs) -----------------------------------------
 
-_Image: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview
 _Buffer: TypeAlias = npt.NDArray[np.uint8]
 
 @disjoint_base
@@ -187,7 +185,7 @@ class VecGameBoy:
     # The strict types; emurust.VecGameBoy (emurust/_vec.py) takes the friendly forms.
     def __new__(
         cls,
-        rom: _Image,
+        rom: bytes,
         num_envs: SupportsIndex,
         *,
         frame_skip: SupportsIndex | None = ...,
@@ -198,7 +196,7 @@ class VecGameBoy:
         initial_state: bytes | bytearray | Snapshot | None = None,
         action_table: Sequence[Sequence[str]] | None = ...,
         frame_stack: SupportsIndex | None = ...,
-        boot_rom: _Image | None = None,
+        boot_rom: bytes | None = None,
         model: str = "dmg",
     ) -> Self: ...
     def reset(
