@@ -1,4 +1,4 @@
-# Stubs for the native module `emurust._core` (rust/src/python.rs): keep them in sync.
+# Stubs for the native module `emurust._core` (rust/src/python.rs and python/): keep in sync.
 # `scripts/test.sh` checks them against the built extension with mypy.stubtest.
 
 from collections.abc import Iterable, Iterator, Sequence

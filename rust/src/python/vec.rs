@@ -18,11 +18,13 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
+use super::args::{bytes_or_bytearray, int_arg, type_name};
 use super::buffers::{self, VecBuffer, ViewCache};
-use super::{
-    bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address, invalid_argument,
-    no_panic, type_name, EmuRustWarning, InvalidRomError, BOOT_ROM_SIZE, MAX_ROM_SIZE,
+use super::errors::{
+    core_error, internal_error, invalid_address, invalid_argument, no_panic, EmuRustWarning,
+    InvalidRomError,
 };
+use super::{BOOT_ROM_SIZE, MAX_ROM_SIZE};
 use crate::cgb::Model;
 use crate::joypad::Button;
 use crate::vec::{
