@@ -402,10 +402,8 @@ impl PyGameBoy {
                 }
             }
         };
-        match self.write(|gb| gb.set_sound_output(rate))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.set_sound_output(rate))?
+            .map_err(|e| core_error(py, e))
     }
 
     /// The sound samples of the last frame run (the last frame of the last
@@ -496,10 +494,8 @@ impl PyGameBoy {
     /// match `len(cartridge_ram)` (MBC3+RTC also accepts the RAM alone).
     fn load_cartridge_ram(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let data = bytes_or_bytearray(data, "cartridge RAM")?;
-        match self.write(|gb| gb.load_cartridge_ram(&data))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.load_cartridge_ram(&data))?
+            .map_err(|e| core_error(py, e))
     }
 
     /// Restores a state from `save_state` of a GameBoy running the same ROM
@@ -520,10 +516,8 @@ impl PyGameBoy {
         // state leaves the machine unchanged; a panic marks it broken.
         let core = self.core_mut()?;
         core.hooks.clear_stop();
-        match core.run(|gb| gb.load_state_checked(&data, check_rom))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        core.run(|gb| gb.load_state_checked(&data, check_rom))?
+            .map_err(|e| core_error(py, e))
     }
 
     // ---- PyBoy compatibility (`emurust.PyBoy`, `hooks.rs`, `pyboy_state.rs`) ----
@@ -536,10 +530,8 @@ impl PyGameBoy {
         let data = bytes_or_bytearray(data, "PyBoy state")?;
         let core = self.core_mut()?;
         core.hooks.clear_stop();
-        match core.run(|gb| gb.load_pyboy_state(&data))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        core.run(|gb| gb.load_pyboy_state(&data))?
+            .map_err(|e| core_error(py, e))
     }
 
     /// Runs up to `frames` frames ending where PyBoy's `tick()` ends them
@@ -620,10 +612,8 @@ impl PyGameBoy {
         data: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let data = bytes_or_bytearray(data, "data")?;
-        match self.write(|gb| gb.patch_rom(offset, &data))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.patch_rom(offset, &data))?
+            .map_err(|e| core_error(py, e))
     }
 
     /// `length` bytes of VRAM bank `bank` ("vram": 0-1 on a CGB) or work
@@ -639,10 +629,10 @@ impl PyGameBoy {
         length: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let region = banked_region(py, region)?;
-        match self.read(|gb| gb.read_bank(region, bank, offset, length))? {
-            Ok(v) => Ok(PyBytes::new(py, &v)),
-            Err(e) => Err(core_error(py, e)),
-        }
+        let v = self
+            .read(|gb| gb.read_bank(region, bank, offset, length))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(PyBytes::new(py, &v))
     }
 
     /// Writes `data` into a bank as `_read_bank` reads it.
@@ -656,10 +646,8 @@ impl PyGameBoy {
     ) -> PyResult<()> {
         let region = banked_region(py, region)?;
         let data = bytes_or_bytearray(data, "data")?;
-        match self.write(|gb| gb.write_bank(region, bank, offset, &data))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.write_bank(region, bank, offset, &data))?
+            .map_err(|e| core_error(py, e))
     }
 
     /// Overwrites boot ROM bytes from `offset` (this machine's copy).
@@ -670,10 +658,8 @@ impl PyGameBoy {
         data: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let data = bytes_or_bytearray(data, "data")?;
-        match self.write(|gb| gb.patch_boot_rom(offset, &data))? {
-            Ok(()) => Ok(()),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.patch_boot_rom(offset, &data))?
+            .map_err(|e| core_error(py, e))
     }
 
     /// The boot ROM's 256 bytes (as patched), or None.
@@ -687,10 +673,10 @@ impl PyGameBoy {
     /// it), written at a frame end as `emurust.PyBoy.tick` leaves it;
     /// `InvalidStateError` says what is in the way elsewhere (docs/pyboy.md).
     fn save_pyboy_state<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        match self.write(|gb| gb.save_pyboy_state())? {
-            Ok(data) => Ok(PyBytes::new(py, &data)),
-            Err(e) => Err(core_error(py, e)),
-        }
+        let data = self
+            .write(|gb| gb.save_pyboy_state())?
+            .map_err(|e| core_error(py, e))?;
+        Ok(PyBytes::new(py, &data))
     }
 
     /// Keeps (or stops keeping) the SCX, SCY, WX, WY each line was drawn
@@ -887,10 +873,9 @@ impl PyGameBoy {
             return Ok(false);
         };
         self.core_mut()?.hooks.clear_stop(); // as load_state does
-        match self.write(|gb| gb.load_state(&shifted))? {
-            Ok(()) => Ok(true),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.load_state(&shifted))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(true)
     }
 
     /// Test-only: makes the timer's system counter (DIV, and TIMA, the
@@ -917,10 +902,9 @@ impl PyGameBoy {
             return Ok(false);
         };
         self.core_mut()?.hooks.clear_stop(); // as load_state does
-        match self.write(|gb| gb.load_state(&shifted))? {
-            Ok(()) => Ok(true),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.load_state(&shifted))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(true)
     }
 
     /// Test-only: sets the window's WY latch (LY met WY with LCDC.5 set in
@@ -937,10 +921,9 @@ impl PyGameBoy {
             return Ok(None);
         };
         self.core_mut()?.hooks.clear_stop(); // as load_state does
-        match self.write(|gb| gb.load_state(&edited))? {
-            Ok(()) => Ok(Some(before)),
-            Err(e) => Err(core_error(py, e)),
-        }
+        self.write(|gb| gb.load_state(&edited))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(Some(before))
     }
 
     /// The injected fault's name, or None.
