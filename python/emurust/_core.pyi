@@ -37,6 +37,7 @@ _TraceEntry = TypedDict(
 __all__ = [
     "BOOT_ROM_SIZE",
     "MAX_ROM_SIZE",
+    "OBS_SHAPES",
     "EmuRustError",
     "EmuRustWarning",
     "GameBoy",
@@ -58,6 +59,8 @@ __all__ = [
 __version__: str
 MAX_ROM_SIZE: int
 BOOT_ROM_SIZE: int
+# {mode: frame shape} of every VecGameBoy(obs=mode): rust/src/vec.rs ObsMode, the one definition.
+OBS_SHAPES: dict[str, tuple[int, ...]]
 
 # Test-only (here and GameBoy._test_*): only in builds with the cargo feature `testing`
 # (scripts/setup_env.sh's development build, which stubtest checks), not in the release wheel.

@@ -86,6 +86,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EmuRustWarning", py.get_type::<EmuRustWarning>())?;
     m.add("MAX_ROM_SIZE", MAX_ROM_SIZE)?;
     m.add("BOOT_ROM_SIZE", BOOT_ROM_SIZE)?;
+    m.add("OBS_SHAPES", vec::obs_shapes(py)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

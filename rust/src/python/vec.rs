@@ -16,7 +16,7 @@ use numpy::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 use super::args::{bytes_or_bytearray, int_arg, type_name};
 use super::buffers::{self, VecBuffer, ViewCache};
@@ -357,6 +357,17 @@ fn image_arg(obj: &Bound<'_, PyAny>, what: &str, limit: usize) -> PyResult<Vec<u
         )));
     }
     Ok(data.to_vec())
+}
+
+/// `{mode: frame shape}` for every `VecGameBoy(obs=mode)`, from [`ObsMode`]:
+/// the one definition of the observation modes and their shapes, which the
+/// Python package reads (`_core.OBS_SHAPES`; `emurust.games.OBS_SHAPES`).
+pub(super) fn obs_shapes(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let shapes = PyDict::new(py);
+    for mode in ObsMode::ALL {
+        shapes.set_item(mode.name(), PyTuple::new(py, mode.frame_shape())?)?;
+    }
+    Ok(shapes)
 }
 
 fn obs_mode_arg(obj: &Bound<'_, PyAny>) -> PyResult<ObsMode> {
