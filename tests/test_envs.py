@@ -27,9 +27,13 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import emurust
+from emurust import _core
 from emurust.envs import EnvBatch, GameBoyEnv, GameBoyVectorEnv
+from emurust.envs._engine import convert_shades, frame_shape
 from emurust.envs.puffer import HAVE_PUFFERLIB, GameBoyPufferEnv
 from emurust.games import (
+    OBS_MODES,
+    OBS_SHAPES,
     POKEMON_RED,
     STARCATCH,
     Field,
@@ -310,6 +314,49 @@ def test_ram_observations_and_a_game_of_ones_own() -> None:
     assert obs["ram"].tolist() == [[0, 0, 3], [0, 0, 3]]  # score BCD (2 bytes), lives
     assert obs["screen"].shape == (2, 72, 80)
     assert env.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+
+
+@pytest.mark.parametrize("mode", OBS_MODES)
+def test_obs_shapes_are_defined_once_and_every_backend_reports_them(mode: str) -> None:
+    """``emurust.games.OBS_SHAPES`` (read from the Rust engine's ``ObsMode`` through
+    ``_core.OBS_SHAPES``) is the one definition of the observation modes' frame shapes: the
+    emurust and PyBoy engines, the Gymnasium spaces and the Python conversion that the PyBoy
+    backend uses all report it; an unknown mode is an error, never a fallback shape."""
+    shape = OBS_SHAPES[mode]
+    assert frame_shape(mode) == shape
+    stack = 1 if mode == "ram" else 2
+    spec = STARCATCH.replace(obs=mode, frame_stack=stack)
+    expected = shape if stack == 1 else (stack, *shape)
+    for backend in ("emurust", "pyboy"):
+        env = GameBoyVectorEnv(spec, 2, backend=backend, num_threads=1)
+        obs, _ = env.reset(seed=0)
+        assert env.engine.observation_shape == expected, backend
+        assert env.engine.obs.shape == (2, *expected), backend
+        if mode != "ram":
+            assert screen(obs).shape == (2, *expected), backend
+            assert env.single_observation_space.shape == expected, backend
+            assert convert_shades(env.engine.frame(0), mode).shape == shape
+        env.close()
+    with pytest.raises(GameSpecError, match="unknown obs mode"):
+        frame_shape(mode.upper() + "x")
+    with pytest.raises(GameSpecError, match="no screen"):
+        convert_shades(np.zeros((144, 160), np.uint8), "grey")
+
+
+def test_the_engines_obs_modes_are_the_specs() -> None:
+    """The spec modes are the Rust engine's screen modes plus "ram" (the engine's "none"), and
+    ``VecGameBoy`` gives each engine mode the shape ``_core.OBS_SHAPES`` says."""
+    engine_modes = set(_core.OBS_SHAPES)
+    assert set(OBS_MODES) == engine_modes - {"none"} | {"ram"}
+    assert OBS_SHAPES["ram"] == _core.OBS_SHAPES["none"] == (0,)
+    rom = STARCATCH.rom_source()
+    for mode, shape in _core.OBS_SHAPES.items():
+        vec = emurust.VecGameBoy(rom, 2, obs=mode)
+        assert vec.observation_shape == shape, mode
+        assert vec.obs.shape == (2, *shape), mode
+        if mode != "none":
+            stacked = emurust.VecGameBoy(rom, 1, obs=mode, frame_stack=3)
+            assert stacked.observation_shape == (3, *shape), mode
 
 
 def test_ram_only_observations_draw_no_screen_and_match_both_backends() -> None:

@@ -10,6 +10,7 @@ Tobu Girl) skip when the shared ROM folder is absent.
 from __future__ import annotations
 
 import os
+import re
 import select
 import threading
 import time
@@ -425,6 +426,35 @@ def test_bad_rom(tmp_path: Path) -> None:
         emurust.VecGameBoy(b"\x00" * 16, 1)
     with pytest.raises(TypeError, match="rom must be a path"):
         emurust.VecGameBoy(12, 1)  # type: ignore[arg-type]
+
+
+def test_native_class_takes_only_bytes(tmp_path: Path, rom: bytes) -> None:
+    """The Rust bindings take the ROM as bytes (strict input); paths and other bytes-like
+    data are read in Python (``emurust.VecGameBoy``), so Rust never calls into the package."""
+    from emurust import _core
+
+    path = tmp_path / "test.gb"
+    path.write_bytes(rom)
+    for bad in (str(path), path, bytearray(rom), memoryview(rom)):
+        with pytest.raises(TypeError, match="rom must be bytes"):
+            _core.VecGameBoy(bad, 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="boot_rom must be bytes"):
+        _core.VecGameBoy(rom, 1, boot_rom=bytearray(256))  # type: ignore[arg-type]
+    with pytest.raises(emurust.InvalidRomError, match="at most"):
+        _core.VecGameBoy(bytes(emurust.MAX_ROM_SIZE + 1), 1)
+    assert _core.VecGameBoy(rom, 1).num_envs == 1
+
+
+def test_bindings_never_import_the_package() -> None:
+    """No Rust binding imports a module of the ``emurust`` package (the arrow points from
+    Python to Rust only)."""
+    bindings = Path(__file__).resolve().parents[1] / "rust" / "src"
+    sources = [bindings / "python.rs", *sorted((bindings / "python").glob("*.rs"))]
+    assert len(sources) > 1
+    imports = re.compile(r'import\((?:intern!\(py, )?"emurust')
+    for source in sources:
+        assert not imports.search(source.read_text()), source.name
+    assert imports.search('py.import("emurust._gameboy")?')
 
 
 def test_initial_state_from_another_rom_is_refused(rom: bytes) -> None:

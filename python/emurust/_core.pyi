@@ -1,7 +1,6 @@
-# Stubs for the native module `emurust._core` (rust/src/python.rs): keep them in sync.
+# Stubs for the native module `emurust._core` (rust/src/python.rs and python/): keep in sync.
 # `scripts/test.sh` checks them against the built extension with mypy.stubtest.
 
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import SupportsIndex, TypedDict, final, overload
 
@@ -38,6 +37,7 @@ _TraceEntry = TypedDict(
 __all__ = [
     "BOOT_ROM_SIZE",
     "MAX_ROM_SIZE",
+    "OBS_SHAPES",
     "EmuRustError",
     "EmuRustWarning",
     "GameBoy",
@@ -59,6 +59,8 @@ __all__ = [
 __version__: str
 MAX_ROM_SIZE: int
 BOOT_ROM_SIZE: int
+# {mode: frame shape} of every VecGameBoy(obs=mode): rust/src/vec.rs ObsMode, the one definition.
+OBS_SHAPES: dict[str, tuple[int, ...]]
 
 # Test-only (here and GameBoy._test_*): only in builds with the cargo feature `testing`
 # (scripts/setup_env.sh's development build, which stubtest checks), not in the release wheel.
@@ -179,7 +181,6 @@ class Memory:
 
 # --- Batched engine (rust/src/python/vec.rs) -----------------------------------------
 
-_Image: TypeAlias = str | os.PathLike[str] | bytes | bytearray | memoryview
 _Buffer: TypeAlias = npt.NDArray[np.uint8]
 
 @disjoint_base
@@ -187,7 +188,7 @@ class VecGameBoy:
     # The strict types; emurust.VecGameBoy (emurust/_vec.py) takes the friendly forms.
     def __new__(
         cls,
-        rom: _Image,
+        rom: bytes,
         num_envs: SupportsIndex,
         *,
         frame_skip: SupportsIndex | None = ...,
@@ -198,7 +199,7 @@ class VecGameBoy:
         initial_state: bytes | bytearray | Snapshot | None = None,
         action_table: Sequence[Sequence[str]] | None = ...,
         frame_stack: SupportsIndex | None = ...,
-        boot_rom: _Image | None = None,
+        boot_rom: bytes | None = None,
         model: str = "dmg",
     ) -> Self: ...
     def reset(

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from emurust._core import MAX_ROM_SIZE, EmuRustWarning, Snapshot
 from emurust._gameboy import GameBoy, RomSource, read_image
 from emurust._vec import VecGameBoy
-from emurust.games._spec import WRAM, GameSpec, GameSpecError
+from emurust.games._spec import OBS_MODES, OBS_SHAPES, WRAM, GameSpec, GameSpecError
 
 __all__ = [
     "EmurustEngine",
@@ -43,21 +43,12 @@ GRAY = np.array([255, 170, 85, 0], dtype=np.uint8)
 RGB = np.repeat(GRAY[:, None], 3, axis=1)
 
 
-_FRAME_SHAPES = {
-    "gray": (144, 160),
-    "shades": (144, 160),
-    "rgb": (144, 160, 3),
-    "gray_half": (72, 80),
-    "ram": (0,),  # no screen
-}
-
-
 def frame_shape(mode: str) -> tuple[int, ...]:
-    """One observation frame's shape in ``mode`` (a spec's ``obs``)."""
+    """One observation frame's shape in ``mode`` (a spec's ``obs``; :data:`OBS_SHAPES`)."""
     try:
-        return _FRAME_SHAPES[mode]
+        return OBS_SHAPES[mode]
     except KeyError:
-        raise GameSpecError(f"unknown obs mode {mode!r}") from None
+        raise GameSpecError(f"unknown obs mode {mode!r}; valid modes are {OBS_MODES}") from None
 
 
 def screen_mode(spec: GameSpec, draw: bool) -> str:
@@ -89,9 +80,12 @@ def convert_shades(shades: Bytes, mode: str) -> Bytes:
         return np.asarray(GRAY[s], dtype=np.uint8)
     if mode == "rgb":
         return np.asarray(RGB[s], dtype=np.uint8)
-    grey = GRAY[s].astype(np.uint16)
-    quads = grey[0::2, 0::2] + grey[0::2, 1::2] + grey[1::2, 0::2] + grey[1::2, 1::2]
-    return np.asarray((quads + 2) // 4, dtype=np.uint8)
+    if mode == "gray_half":
+        grey = GRAY[s].astype(np.uint16)
+        quads = grey[0::2, 0::2] + grey[0::2, 1::2] + grey[1::2, 0::2] + grey[1::2, 1::2]
+        return np.asarray((quads + 2) // 4, dtype=np.uint8)
+    screens = ", ".join(repr(m) for m in OBS_MODES if m != "ram")
+    raise GameSpecError(f"obs mode {mode!r} has no screen to convert (screen modes: {screens})")
 
 
 class Engine(Protocol):

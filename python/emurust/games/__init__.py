@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from emurust.games._spec import (
     OBS_MODES,
+    OBS_SHAPES,
     Action,
     Driver,
     Field,
@@ -30,6 +31,7 @@ from emurust.games.starcatch import STARCATCH
 __all__ = [
     "GAME_2048",
     "OBS_MODES",
+    "OBS_SHAPES",
     "POKEMON_RED",
     "STARCATCH",
     "TOBU",

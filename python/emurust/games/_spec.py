@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, Union
 import numpy as np
 import numpy.typing as npt
 
+from emurust import _core
 from emurust._core import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MODELS",
     "OBS_MODES",
+    "OBS_SHAPES",
     "Action",
     "Driver",
     "Field",
@@ -41,7 +43,15 @@ __all__ = [
 ]
 
 BUTTON_NAMES = ("a", "b", "start", "select", "up", "down", "left", "right")
-OBS_MODES = ("gray", "gray_half", "rgb", "shades", "ram")
+OBS_SHAPES: Mapping[str, tuple[int, ...]] = {
+    **{mode: shape for mode, shape in sorted(_core.OBS_SHAPES.items()) if mode != "none"},
+    "ram": _core.OBS_SHAPES["none"],
+}
+"""One observation frame's shape for each spec ``obs`` mode: the screen modes of the Rust
+engine (``VecGameBoy(obs=...)``; ``ObsMode`` in rust/src/vec.rs, the one definition, read
+through ``emurust._core.OBS_SHAPES``) and ``"ram"``, no screen (the engine's ``"none"``)."""
+OBS_MODES = tuple(OBS_SHAPES)
+"""The valid ``GameSpec.obs`` values."""
 MODELS = ("dmg", "cgb", "auto")
 
 # The regions fields may live in: work RAM and high RAM are read straight from the

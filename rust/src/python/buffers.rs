@@ -47,8 +47,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyWeakrefReference;
 use pyo3::PyClass;
 
+use super::errors::{internal_error, no_panic};
+use super::gameboy::PyGameBoy;
 use super::vec::PyVecGameBoy;
-use super::{internal_error, no_panic, PyGameBoy};
 use crate::bus::{HRAM_SIZE, RAM_SIZE, WRAM_SIZE};
 use crate::screen::{HEIGHT, WIDTH};
 

@@ -3,6 +3,11 @@
 //! `testing` (the development build of scripts/setup_env.sh), which the
 //! release wheel does not enable.
 
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::args::bytes_or_bytearray;
+use super::errors::core_error;
 use crate::state::{reseal, CHECKSUM_LEN};
 
 /// T-cycles in a whole frame (154 lines of 456 dots).
@@ -119,4 +124,17 @@ pub(crate) fn shift_timer(state: &[u8], delta: i64, now: u64) -> Option<Vec<u8>>
     out[off..off + 8].copy_from_slice(&offset.wrapping_sub(delta as u64).to_le_bytes());
     out[off + 16] = tima.checked_sub(u8::try_from(repeats).ok()?)?;
     reseal(&out).ok()
+}
+
+/// `state` (save-state bytes whose body verification tooling edited on
+/// purpose) with its checksum recomputed. Not public API; test builds only
+/// (cargo feature `testing`).
+#[pyfunction]
+pub(super) fn _reseal_state<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let data = bytes_or_bytearray(state, "state")?;
+    let sealed = reseal(&data).map_err(|e| core_error(py, e))?;
+    Ok(PyBytes::new(py, &sealed))
 }

@@ -16,13 +16,15 @@ use numpy::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
+use super::args::{bytes_or_bytearray, int_arg, type_name};
 use super::buffers::{self, VecBuffer, ViewCache};
-use super::{
-    bytes_or_bytearray, core_error, int_arg, internal_error, invalid_address, invalid_argument,
-    no_panic, type_name, EmuRustWarning, BOOT_ROM_SIZE, MAX_ROM_SIZE,
+use super::errors::{
+    core_error, internal_error, invalid_address, invalid_argument, no_panic, EmuRustWarning,
+    InvalidRomError,
 };
+use super::{BOOT_ROM_SIZE, MAX_ROM_SIZE};
 use crate::cgb::Model;
 use crate::joypad::Button;
 use crate::vec::{
@@ -340,15 +342,32 @@ fn ranged_int(obj: &Bound<'_, PyAny>, what: &str, min: i64, max: i64) -> PyResul
     }
 }
 
-/// The bytes of a ROM or boot ROM given as a path or bytes-like data, read
-/// exactly as `emurust.GameBoy` reads them.
+/// The bytes of a ROM or boot ROM: `bytes` of at most `limit` bytes
+/// (`emurust.VecGameBoy` reads paths and bytes-like data in Python, with
+/// `emurust._gameboy.read_image`, and passes the bytes).
 fn image_arg(obj: &Bound<'_, PyAny>, what: &str, limit: usize) -> PyResult<Vec<u8>> {
-    let py = obj.py();
-    let data = py
-        .import("emurust._gameboy")?
-        .getattr("read_image")?
-        .call1((obj, what, limit))?;
-    Ok(data.cast::<PyBytes>()?.as_bytes().to_vec())
+    let data = obj
+        .cast::<PyBytes>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be bytes, not {}", type_name(obj))))?
+        .as_bytes();
+    if data.len() > limit {
+        return Err(InvalidRomError::new_err(format!(
+            "{what} is {} bytes; at most {limit} are accepted",
+            data.len()
+        )));
+    }
+    Ok(data.to_vec())
+}
+
+/// `{mode: frame shape}` for every `VecGameBoy(obs=mode)`, from [`ObsMode`]:
+/// the one definition of the observation modes and their shapes, which the
+/// Python package reads (`_core.OBS_SHAPES`; `emurust.games.OBS_SHAPES`).
+pub(super) fn obs_shapes(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let shapes = PyDict::new(py);
+    for mode in ObsMode::ALL {
+        shapes.set_item(mode.name(), PyTuple::new(py, mode.frame_shape())?)?;
+    }
+    Ok(shapes)
 }
 
 fn obs_mode_arg(obj: &Bound<'_, PyAny>) -> PyResult<ObsMode> {
