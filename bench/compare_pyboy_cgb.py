@@ -11,9 +11,13 @@ city, whose simulation then runs; the share of equal screen pixels and WRAM byte
 start of timing is printed: the view is the same, the cities are not (about half the WRAM
 differs: the map and simulation depend on timing, and the two start differently), so the
 work per frame is of the same kind, not identical. The menus alone halt the CPU most of each
-frame and measure little.
+frame and measure little; so does a city whose game stopped for a message (a random event
+such as "A fire has started somewhere!" waits for a button, and the two cities' events
+differ): the share of equal screen pixels at the end of timing is printed too, and a low one
+means the two did not do the same work. Every timed run starts from the start of timing
+(each emulator loads its own state saved there), so the runs time the same stretch.
 
-    python bench/compare_pyboy_cgb.py [--rom PATH] [--frames 1200] [--repeat 5] [--cpu N]
+    python bench/compare_pyboy_cgb.py [--rom PATH] [--frames 200] [--repeat 5] [--cpu N]
 
 Writes bench/results/compare_pyboy_cgb.json.
 """
@@ -21,6 +25,7 @@ Writes bench/results/compare_pyboy_cgb.json.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import platform
@@ -54,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rom", default=str(emurust.roms_dir() / "homebrew/ucity/ucity.gbc"))
-    p.add_argument("--frames", type=int, default=1200, help="frames per timed run (1200)")
+    p.add_argument("--frames", type=int, default=200, help="frames per timed run (200)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per emulator (5)")
     p.add_argument("--warmup", type=int, default=300, help="frames before timing (300)")
     p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
@@ -82,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"at the start of timing: {same:.3f} of the screen pixels and {wram_same:.3f} of the "
         "mapped WRAM bytes are the same (the cities differ: not one state)"
     )
+    # Each timed run starts here: the same stretch of the game every time, whatever phase of
+    # the city's simulation a longer run would reach.
+    ours_start = gb.save_state()
+    theirs_start = io.BytesIO()
+    pb.save_state(theirs_start)
     results: dict[str, Any] = {}
     for mode, render in (("headless", False), ("render every frame", True)):
         runs: dict[str, list[float]] = {"emurust": [], "pyboy": []}
@@ -101,7 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 pb.tick(args.frames, False)
 
         for _ in range(args.repeat):
+            # Every run from the start of timing (each emulator its own state).
+            gb.load_state(ours_start)
             runs["emurust"].append(_timed(ours))
+            theirs_start.seek(0)
+            pb.load_state(theirs_start)
             runs["pyboy"].append(_timed(theirs))
         fps = {k: args.frames / statistics.median(v) for k, v in runs.items()}
         results[mode] = {"fps": fps, "ratio": fps["emurust"] / fps["pyboy"], "runs_s": runs}
@@ -109,6 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{mode}: emurust {fps['emurust']:,.0f} fps, PyBoy(cgb=True) {fps['pyboy']:,.0f} "
             f"fps: {fps['emurust'] / fps['pyboy']:.1f}x"
         )
+    gb.tick(1)
+    pb.tick(1, True)
+    same_end = float((gb.screen == pb.screen.ndarray[..., :3]).all(axis=2).mean())
+    print(
+        f"at the end of timing: {same_end:.3f} of the screen pixels are the same"
+        + ("" if same_end > 0.9 else " (NOT the same work: one game stopped, e.g. for a message)")
+    )
     assert gb.model == "cgb"
     assert gb.cgb_mode
     out = Path(args.out)
@@ -120,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "warmup": args.warmup,
         "script": SCRIPT,
         "same_pixels_at_start": same,
+        "same_pixels_at_end": same_end,
         "same_wram_at_start": wram_same,
         "pinned": pinned,
         "python": platform.python_version(),
