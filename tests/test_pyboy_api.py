@@ -150,6 +150,21 @@ def test_utils_names_and_hierarchy_match_pyboys() -> None:
         assert str(eutils.WindowEvent(event)) == str(putils.WindowEvent(event))
 
 
+def test_clock_constants_are_pyboys() -> None:
+    """The clock's numbers (rust/src/clock.rs, exported as ``_core.CLOCK_HZ`` and
+    ``_core.FRAME_CYCLES``) and ``emurust.pyboy.utils``'s constants are PyBoy's values."""
+    pyboy_module()
+    import pyboy.utils as putils
+
+    from emurust import _core
+
+    assert (_core.CLOCK_HZ, _core.FRAME_CYCLES) == (putils.CLOCK_RATE, putils.FRAME_CYCLES)
+    for name in ("CLOCK_RATE", "FRAME_CYCLES", "STATE_VERSION", "INTR_VBLANK", "INTR_LCDC"):
+        assert getattr(eutils, name) == getattr(putils, name), name
+    for name in ("INTR_TIMER", "INTR_SERIAL", "INTR_HIGHTOLOW"):
+        assert getattr(eutils, name) == getattr(putils, name), name
+
+
 # ---- exceptions ----------------------------------------------------------------------
 
 

@@ -36,6 +36,8 @@ _TraceEntry = TypedDict(
 
 __all__ = [
     "BOOT_ROM_SIZE",
+    "CLOCK_HZ",
+    "FRAME_CYCLES",
     "MAX_ROM_SIZE",
     "OBS_SHAPES",
     "EmuRustError",
@@ -61,6 +63,9 @@ MAX_ROM_SIZE: int
 BOOT_ROM_SIZE: int
 # {mode: frame shape} of every VecGameBoy(obs=mode): rust/src/vec.rs ObsMode, the one definition.
 OBS_SHAPES: dict[str, tuple[int, ...]]
+# T-cycles per second, and per frame (70,224): rust/src/clock.rs, the one definition.
+CLOCK_HZ: int
+FRAME_CYCLES: int
 
 # Test-only (here and GameBoy._test_*): only in builds with the cargo feature `testing`
 # (scripts/setup_env.sh's development build, which stubtest checks), not in the release wheel.

@@ -17,6 +17,8 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
+from emurust._core import FRAME_CYCLES
+
 __all__ = [
     "FULL_FRAME",
     "PYBOY_GREYS",
@@ -38,8 +40,8 @@ clock)."""
 PYBOY_GREYS = (0xFF, 0x99, 0x55, 0x00)
 """PyBoy's default DMG palette, shades 0..3 (the red channel of its RGBA screen)."""
 
-FULL_FRAME = 70224
-"""T-cycles in a whole frame (154 lines of 456 dots)."""
+FULL_FRAME = FRAME_CYCLES
+"""T-cycles in a whole frame (154 lines of 456 dots; ``emurust._core.FRAME_CYCLES``)."""
 
 PathLike = Union[str, "os.PathLike[str]"]
 

@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 import emurust
+from emurust import _core
 from emurust._pyboy_adapter import import_pyboy, pyboy_version
 
 __all__ = [
@@ -203,7 +204,7 @@ SUITES = (
 
 GAMBATTE_DIR = "gambatte-hwtests"
 GAMBATTE_FRAMES = 15  # gambatte's runner: more than 15 x 70,224 T-cycles
-FRAME_CYCLES = 70_224
+FRAME_CYCLES = _core.FRAME_CYCLES
 GAMBATTE_SOUND_RATE = 192_000  # emurust's highest, so that no short pulse is missed
 # gambatte's test-runner digit font (test/testrunner.cpp), 0..F: one byte per row, bit 7 =
 # leftmost pixel, 1 = dark (shade 3), 0 = light (shade 0).

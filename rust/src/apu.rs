@@ -45,7 +45,7 @@ use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter, Stateful};
 
 /// T-cycles per second (defined in `timer.rs`).
-pub use crate::timer::CLOCK_HZ;
+pub use crate::clock::CLOCK_HZ;
 /// Accepted sample rates (Hz).
 pub const SAMPLE_RATES: std::ops::RangeInclusive<u32> = 8000..=192_000;
 /// The frame sequencer steps on every falling edge of system-counter bit 12.

@@ -21,9 +21,9 @@
 use std::collections::HashSet;
 
 use crate::bus::{Bus, Hardware, NORMAL};
+use crate::clock::FRAME_CYCLES as DOTS_PER_FRAME;
 use crate::cpu::{CpuBus, DebugHooks, RunHooks, Straight};
 use crate::gameboy::GameBoy;
-use crate::ppu::DOTS_PER_FRAME;
 
 /// The bank PyBoy gives the boot ROM's addresses.
 pub const BOOT_ROM_BANK: i32 = -1;

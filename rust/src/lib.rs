@@ -7,6 +7,7 @@ pub mod apu;
 pub mod bus;
 pub mod cartridge;
 pub mod cgb;
+pub mod clock;
 pub mod cpu;
 pub mod error;
 pub mod gameboy;

@@ -41,9 +41,9 @@ use timing::{LCD_ON_EARLY, MODE2_IRQ_EARLY, MODE3_START_DOTS};
 pub const IRQ_VBLANK: u8 = 0x01;
 pub const IRQ_STAT: u8 = 0x02;
 
-pub const DOTS_PER_LINE: u64 = 456;
-pub const LINES_PER_FRAME: u64 = 154;
-pub const DOTS_PER_FRAME: u64 = DOTS_PER_LINE * LINES_PER_FRAME;
+pub use crate::clock::{DOTS_PER_LINE, LINES_PER_FRAME};
+/// Dots per frame ([`crate::clock::FRAME_CYCLES`]).
+pub const DOTS_PER_FRAME: u64 = crate::clock::FRAME_CYCLES;
 const LINES: usize = LINES_PER_FRAME as usize;
 const OAM_SCAN_DOTS: u64 = 80;
 const MODE3_BASE_DOTS: u64 = 172;

@@ -896,7 +896,7 @@ impl GameBoy {
             PpuPosition::Off { .. } => now - clock.min(now) + 8,
             // The last VBlank start (line 144), where the frame grid is kept.
             PpuPosition::InFrame { dots } => {
-                let vblank = 144 * crate::ppu::DOTS_PER_LINE;
+                let vblank = 144 * crate::clock::DOTS_PER_LINE;
                 now.saturating_sub((dots + DOTS_PER_FRAME - vblank) % DOTS_PER_FRAME)
             }
             PpuPosition::SwitchedOnAt { .. } => now,
@@ -995,7 +995,7 @@ fn idle_square(o: &mut Out) {
 fn idle_sound(o: &mut Out, now: u64) {
     o.u64(0); // buffer head
     o.u64(PYBOY_SAMPLES_PER_FRAME);
-    o.f64(crate::timer::CLOCK_HZ as f64 / 48_000.0); // T-cycles per sample
+    o.f64(crate::clock::CLOCK_HZ as f64 / 48_000.0); // T-cycles per sample
     o.zeros((PYBOY_SAMPLES_PER_FRAME as usize + 1) * 2); // the sample buffer
     o.u8(0); // speed shift
     o.f64(PYBOY_NEVER as f64);

@@ -87,6 +87,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_ROM_SIZE", MAX_ROM_SIZE)?;
     m.add("BOOT_ROM_SIZE", BOOT_ROM_SIZE)?;
     m.add("OBS_SHAPES", vec::obs_shapes(py)?)?;
+    m.add("CLOCK_HZ", crate::clock::CLOCK_HZ)?;
+    m.add("FRAME_CYCLES", crate::clock::FRAME_CYCLES)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

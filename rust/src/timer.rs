@@ -17,10 +17,6 @@
 use crate::error::Result;
 use crate::state::{StateReader, StateWriter, Stateful};
 
-/// The DMG system clock: T-cycles per second (the one definition; the APU's
-/// sample clock and the MBC3 real-time clock count in it).
-pub const CLOCK_HZ: u64 = 4_194_304;
-
 pub const IRQ_TIMER: u8 = 0x04;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NoReturn
 
+from emurust._core import CLOCK_HZ
+from emurust._core import FRAME_CYCLES as _FRAME_CYCLES
 from emurust.pyboy._events import WindowEvent
 
 __all__ = [
@@ -34,8 +36,8 @@ __all__ = [
 STATE_VERSION = 29
 """The PyBoy save-state format version that emurust reads and writes (PyBoy 2.8.1's)."""
 INTR_VBLANK, INTR_LCDC, INTR_TIMER, INTR_SERIAL, INTR_HIGHTOLOW = (1 << x for x in range(5))
-FRAME_CYCLES = 70224
-CLOCK_RATE = 4_194_304
+FRAME_CYCLES = _FRAME_CYCLES
+CLOCK_RATE = CLOCK_HZ
 
 
 class PyBoyException(Exception):  # noqa: N818

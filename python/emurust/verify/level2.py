@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from emurust._core import FRAME_CYCLES
 from emurust.verify import asm
 from emurust.verify.level1 import new_gameboy, run_until_done
 from emurust.verify.programs import Program
@@ -394,7 +395,7 @@ def check_lcd_off_on() -> Result:
         )
     c0 = gb.cycles
     gb.tick(2, render=False)
-    if gb.cycles - c0 != 2 * 70224:
+    if gb.cycles - c0 != 2 * FRAME_CYCLES:
         problems.append(f"two frames with the LCD off took {gb.cycles - c0} T-cycles")
     if (gb.memory[0xFF44], gb.memory[0xFF41] & 3) != (0, 0):
         problems.append(

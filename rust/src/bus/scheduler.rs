@@ -4,7 +4,7 @@
 //! fast-forward, deadlines and frame ends.
 
 use super::{Hardware, Ram};
-use crate::ppu::DOTS_PER_FRAME;
+use crate::clock::FRAME_CYCLES as DOTS_PER_FRAME;
 
 impl Hardware {
     /// Recompute every component's next event and the earliest of them.

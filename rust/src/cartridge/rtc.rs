@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter};
 
 /// T-cycles per emulated second: the system clock.
-pub const CYCLES_PER_SECOND: u64 = crate::timer::CLOCK_HZ;
+pub const CYCLES_PER_SECOND: u64 = crate::clock::CLOCK_HZ;
 
 /// Register indices inside the 5-register block (RTC select 0x08..=0x0C).
 pub const S: usize = 0;

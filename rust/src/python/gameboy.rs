@@ -849,7 +849,7 @@ impl PyGameBoy {
     /// machine at another emulator's clock. At most 10 frames ahead.
     fn _step_to_cycle(&mut self, py: Python<'_>, target: u64) -> PyResult<bool> {
         let now = self.read(|gb| gb.cycles())?;
-        if target > now.saturating_add(10 * 70224) {
+        if target > now.saturating_add(10 * crate::clock::FRAME_CYCLES) {
             return Err(invalid_argument(
                 py,
                 format!("target {target} is more than 10 frames after the clock ({now})"),

@@ -10,8 +10,7 @@ use super::args::bytes_or_bytearray;
 use super::errors::core_error;
 use crate::state::{reseal, CHECKSUM_LEN};
 
-/// T-cycles in a whole frame (154 lines of 456 dots).
-const FULL_FRAME: u64 = 70224;
+use crate::clock::FRAME_CYCLES as FULL_FRAME;
 /// The PPU section of a save state (`Ppu::save` in rust/src/ppu.rs): the
 /// "PPU " tag and a u32 length, then VRAM, OAM, 13 bytes of registers and
 /// counters, the u64 clock of the current line's start, the u64 clock of
