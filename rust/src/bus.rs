@@ -118,12 +118,13 @@ pub struct Hardware {
     /// The CGB's own state (`crate::cgb`); `None` on a DMG. Its registers
     /// are reached through the I/O arms a DMG reads as 0xFF (`bus/cgb.rs`).
     pub cgb: Option<Box<CgbHw>>,
-    /// Where a CGB's work RAM bank mapped at 0xD000 is, when it is one of
-    /// banks 2-7: its offset in `CgbHw::wram`. 0 when the bank is 1 (and on
-    /// a DMG): then 0xD000-0xDFFF is the RAM block's, where bank 1 always
+    /// The CGB's work RAM bank mapped at 0xD000 when it is one of banks
+    /// 2-7, which live in `CgbHw::wram`. 0 when the bank is 1 (and on a
+    /// DMG): then 0xD000-0xDFFF is the RAM block's, where bank 1 always
     /// lives, so a bank switch moves no bytes. Derived from SVBK
-    /// ([`Hardware::map_wram_bank`]).
-    pub(crate) wramx: usize,
+    /// ([`Hardware::map_wram_bank`]). A byte: it fits in the struct's
+    /// padding, and a DMG's memory per env stays under 64 KiB.
+    pub(crate) wramx: u8,
     /// The PPU and APU count time on a clock of their own (`CgbHw::dots`):
     /// set from the first CGB speed switch on, never on a DMG.
     pub(crate) speed_mapped: bool,
@@ -285,7 +286,7 @@ impl Hardware {
     #[inline(never)]
     fn banked_wram_read(&self, i: usize) -> u8 {
         match self.cgb.as_deref() {
-            Some(c) => c.wram[self.wramx + (i & (WRAM_BANK - 1))],
+            Some(c) => c.wram[self.wramx as usize * WRAM_BANK + (i & (WRAM_BANK - 1))],
             None => 0xFF,
         }
     }
@@ -293,7 +294,7 @@ impl Hardware {
     #[inline(never)]
     fn banked_wram_write(&mut self, i: usize, value: u8) {
         if let Some(c) = self.cgb.as_deref_mut() {
-            c.wram[self.wramx + (i & (WRAM_BANK - 1))] = value;
+            c.wram[self.wramx as usize * WRAM_BANK + (i & (WRAM_BANK - 1))] = value;
         }
     }
 
@@ -301,7 +302,7 @@ impl Hardware {
     /// every change of `CgbHw::svbk`, and after a load.
     pub(crate) fn map_wram_bank(&mut self) {
         self.wramx = match self.cgb.as_deref() {
-            Some(c) if c.wram_bank() != 1 => c.wram_bank() * WRAM_BANK,
+            Some(c) if c.wram_bank() != 1 => c.wram_bank() as u8,
             _ => 0,
         };
     }

@@ -153,7 +153,8 @@ impl Hardware {
                 // The page's bank: the RAM block's, or a CGB's bank 2-7.
                 let page = match self.cgb.as_deref() {
                     Some(c) if self.wramx != 0 && base >= WRAM_BANK => {
-                        &c.wram[self.wramx + (base & (WRAM_BANK - 1))..][..0x100]
+                        &c.wram[self.wramx as usize * WRAM_BANK + (base & (WRAM_BANK - 1))..]
+                            [..0x100]
                     }
                     _ => &ram[base..base + 0x100],
                 };
