@@ -12,8 +12,15 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
-# Subcommands whose arguments are handed, unparsed, to another module's entry point.
+# Every subcommand: its arguments are handed, unparsed, to an entry point of the module
+# named here, imported only when the command runs (so the product never imports the
+# tooling: verify, prompts and conformance import the product, not the other way round).
 DELEGATED = {
+    "verify": (
+        "emurust.verify.cli",
+        "verify_main",
+        "run the verification levels and write report.json / report.md",
+    ),
     "prompts": ("emurust.prompts", "cli_main", "render the translation and repair prompts"),
     "conformance": ("emurust.conformance", "main", "run the conformance test-ROM suites"),
     "train": ("emurust.rl.cli", "train_main", "train PPO on a game (needs the rl extra: torch)"),
@@ -41,21 +48,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in DELEGATED:
         return _delegate(args_list[0], args_list[1:])
-    from emurust.verify.cli import add_verify_parser, run_verify
-
     parser = argparse.ArgumentParser(prog="emurust", description="EmuRust Game Boy emulator tools.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    add_verify_parser(sub)
     for name, (_, _, help_text) in DELEGATED.items():
         sub.add_parser(name, help=f"{help_text} (options: emurust {name} --help)")
     try:
-        args = parser.parse_args(args_list)
+        parser.parse_args(args_list)
     except SystemExit as exc:  # argparse exits 2 on bad usage, 0 for --help
         return int(exc.code or 0)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
-    return run_verify(args, args_list[1:])
+    parser.print_help()  # no command
+    return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ emurust.envs`` (``import emurust`` alone stays light: it does not import Gymnasi
 
 from __future__ import annotations
 
+from emurust import games
 from emurust.envs._batch import AUTORESET_MODES, EnvBatch
 from emurust.envs._engine import EmurustEngine, Engine, GameBoyDriver, make_engine
 from emurust.envs._gymnasium import GameBoyEnv, GameBoyVectorEnv, register_gymnasium
@@ -25,12 +26,5 @@ __all__ = [
     "register_gymnasium",
 ]
 
-
-def _register_all() -> None:
-    from emurust import games
-
-    for name in games.names():
-        register_gymnasium(games.get(name))
-
-
-_register_all()
+# Every game, registered now or later, gets its Gymnasium id.
+games.on_register(register_gymnasium)

@@ -9,6 +9,8 @@ folder (:data:`TOBU`, :data:`GAME_2048`) and Pokémon Red for those who own the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from emurust.games._spec import (
     OBS_MODES,
     OBS_SHAPES,
@@ -48,28 +50,36 @@ __all__ = [
     "UnknownGameError",
     "get",
     "names",
+    "on_register",
     "register",
 ]
 
 _REGISTRY: dict[str, GameSpec] = {}
+_LISTENERS: list[Callable[[GameSpec], None]] = []
 
 
 def register(spec: GameSpec, *, replace: bool = False) -> GameSpec:
-    """Add ``spec`` under its name (and its Gymnasium id when Gymnasium is installed: see
-    :func:`emurust.envs.register_gymnasium`). A name taken by another spec is an error unless
-    ``replace``."""
+    """Add ``spec`` under its name, and tell the listeners (:func:`on_register`: once
+    :mod:`emurust.envs` is imported, it registers the spec's Gymnasium id). A name taken by
+    another spec is an error unless ``replace``."""
     if not isinstance(spec, GameSpec):
         raise TypeError(f"register() takes a GameSpec, not {type(spec).__name__}")
     key = spec.name.lower()
     if key in _REGISTRY and not replace and _REGISTRY[key] is not spec:
         raise GameSpecError(f"a game named {spec.name!r} is already registered")
     _REGISTRY[key] = spec
-    try:
-        from emurust.envs import register_gymnasium
-    except ImportError:  # Gymnasium not installed: only the registry
-        return spec
-    register_gymnasium(spec)
+    for listener in _LISTENERS:
+        listener(spec)
     return spec
+
+
+def on_register(listener: Callable[[GameSpec], None]) -> None:
+    """Call ``listener`` with every registered spec: those registered so far at once, the
+    others as :func:`register` adds them. :mod:`emurust.envs` uses it to give every game its
+    Gymnasium id, so that the registry does not import the envs (they import it)."""
+    _LISTENERS.append(listener)
+    for spec in list(_REGISTRY.values()):
+        listener(spec)
 
 
 def get(game: str | GameSpec) -> GameSpec:

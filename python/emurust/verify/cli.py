@@ -1,5 +1,5 @@
-"""The command lines of verification: ``emurust verify`` (its parser and runner, used by
-:mod:`emurust.cli`) and the lockstep harness on its own,
+"""The command lines of verification: ``emurust verify`` (:func:`verify_main`, which
+:mod:`emurust.cli` routes the command to by name) and the lockstep harness on its own,
 ``python -m emurust.verify.cli ROM... [--frames N] [--resync] [--json]``."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from emurust.verify.lockstep import run_lockstep
 
-__all__ = ["add_verify_parser", "lockstep_main", "run_verify"]
+__all__ = ["add_verify_parser", "lockstep_main", "run_verify", "verify_main"]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -20,12 +20,24 @@ EXIT_USAGE = 2
 EXIT_NOTHING_VERIFIED = 3
 
 
+def verify_main(argv: Sequence[str] | None = None) -> int:
+    """``emurust verify [options]``: parse ``argv`` (default: the command line after
+    ``verify``) and run; returns the exit status (see the parser's description)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="emurust")
+    add_verify_parser(parser.add_subparsers(dest="command", required=True))
+    try:
+        args = parser.parse_args(["verify", *args_list])
+    except SystemExit as exc:  # argparse exits 2 on bad usage, 0 for --help
+        return int(exc.code or 0)
+    return run_verify(args, args_list)
+
+
 def add_verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from emurust.verify import FAULTS, LEVELS
 
     p = sub.add_parser(
         "verify",
-        help="run the verification levels and write report.json / report.md",
         description=(
             "Level 1: ALU opcodes vs a reference model, memory-map invariants, save/load and "
             "render independence. Level 2: joypad, timer, OAM DMA, MBC1/3/5, serial, LCD "
