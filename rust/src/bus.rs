@@ -57,7 +57,7 @@ mod interrupts;
 mod runs;
 mod scheduler;
 
-pub use cpu_bus::{Bus, BANKED, DMA_BUS, NORMAL, ROM_RUN, WRAM_RUN};
+pub use cpu_bus::{Bus, MachineBus, BANKED, DMA_BUS, NORMAL, ROM_RUN, WRAM_RUN};
 use dma::{Dma, DMA_IDLE};
 
 #[derive(Clone)]

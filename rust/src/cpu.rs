@@ -24,7 +24,7 @@ use runs::{max_cycles, run_role, RunRole, RunTable};
 pub(crate) use runs::{
     Code, Countdown, IdleLoop, PollLoop, MAX_CHAIN_CYCLES, POLL_CYCLES, POLL_TURN_CYCLES,
 };
-pub use trace::{instruction_length, DiagBus, Diagnostics, Fault, StepKind, TraceEntry};
+pub use trace::{instruction_length, Diagnostics, Fault, StepKind, TraceEntry};
 
 use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter, Stateful};
@@ -172,7 +172,7 @@ pub trait RunHooks: CpuBus {
 /// defaults are compile-time constants that remove the hooks' code from
 /// every other bus.
 pub trait DebugHooks: CpuBus {
-    /// Whether this bus stops at PC breakpoints (`crate::hooks::HookBus`):
+    /// Whether this bus stops at PC breakpoints (`crate::debug::HookBus`):
     /// only then does [`Cpu::run_until`] ask [`DebugHooks::breakpoint`] before
     /// each instruction. A compile-time constant, so the other buses carry
     /// no breakpoint code at all.
@@ -185,7 +185,7 @@ pub trait DebugHooks: CpuBus {
         false
     }
 
-    /// Whether this bus is the diagnostic one (`trace::DiagBus`): only then
+    /// Whether this bus is the diagnostic one (`crate::debug::DiagBus`): only then
     /// does the CPU call the two hooks below. A compile-time constant, so the
     /// fast and reference buses carry no trace or fault code at all.
     const DIAGNOSTIC: bool = false;

@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use crate::bus::{Bus, Hardware, Ram, DMA_BUS, RAM_SIZE};
+use crate::bus::{Bus, Hardware, MachineBus, Ram, DMA_BUS, RAM_SIZE};
 use crate::cartridge::Cartridge;
 use crate::cgb::Model;
-use crate::cpu::{Code, Cpu, DiagBus, Diagnostics, Fault, Registers, TraceEntry};
+use crate::cpu::{Code, Cpu, Diagnostics, Fault, Registers, TraceEntry};
+use crate::debug::{Breakpoints, DiagBus, HookBus};
 use crate::error::{Error, Result};
-use crate::hooks::{HookBus, HookTable};
 use crate::joypad::Button;
 use crate::screen::{decode_picture, encode_picture, Screen, MAX_PICTURE_BYTES, PIXELS};
 use crate::state::{unseal, StateReader, StateWriter, Stateful};
@@ -126,48 +126,53 @@ impl Core {
     #[inline]
     pub fn run_frame(&mut self, ram: &mut Ram, render: bool) {
         self.begin_frame(render);
-        if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
-            let bus = DiagBus { inner, diag };
-            self.cpu.run_until(bus, |b| b.inner.hw.frame_done);
-        } else if self.hw.reference() {
-            let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
-            self.cpu.run_until(bus, |b| b.hw.frame_done);
-        } else {
-            self.run_fast::<true>(ram, |hw| hw.frame_done);
-        }
+        self.run_until::<true, _>(ram, &mut NoBreakpoints, |hw| hw.frame_done);
         self.end_frame(ram, render);
     }
 
-    /// The fast path until `done` holds: on the plain bus, and on the
-    /// [`DMA_BUS`] while an OAM DMA is pending or running (its accesses
-    /// all go through the hardware, which resolves the DMA's bus
-    /// conflicts), so that the plain bus's accesses pay nothing for them.
-    /// The plain bus's run stops at `Hardware::run_break` (a frame end or a
-    /// DMA start); with `FRAME`, `done` is `frame_done`, which that flag
-    /// covers, so the hot check stays one flag as it was before DMA.
-    #[inline]
-    fn run_fast<const FRAME: bool>(
+    /// The one place the CPU's bus is picked: the diagnostic bus while a
+    /// trace or a fault is on (breakpoints are ignored there: the
+    /// diagnostic path has none), else the reference bus, the [`DMA_BUS`]
+    /// while an OAM DMA is pending or running (its accesses all go through
+    /// the hardware, which resolves the DMA's bus conflicts, so that the
+    /// plain bus's accesses pay nothing for them), or the plain fast bus;
+    /// each wrapped in `breakpoints`. `job` runs once on it.
+    #[inline(always)]
+    fn on_bus<J: BusJob, W: Wrap>(&mut self, ram: &mut Ram, breakpoints: &mut W, job: &mut J) {
+        let (cpu, hw, code) = (&mut self.cpu, &mut self.hw, &self.code);
+        if let Some(diag) = self.diag.as_deref_mut() {
+            job.run(cpu, DiagBus::new(Bus::<true>::new(hw, ram, code), diag));
+        } else if hw.reference() {
+            breakpoints.run(job, cpu, Bus::<true>::new(hw, ram, code));
+        } else if hw.dma_pending() {
+            breakpoints.run(job, cpu, Bus::<false, DMA_BUS>::new_dma(hw, ram, code));
+        } else {
+            // The plain bus's runs stop at `Hardware::run_break` (a frame
+            // end or a DMA start).
+            hw.run_break = false;
+            breakpoints.run(job, cpu, Bus::<false>::new(hw, ram, code));
+        }
+    }
+
+    /// Run the CPU until `done` holds for the hardware, or a breakpoint of
+    /// `breakpoints` stops it (then true). The bus is picked again whenever
+    /// a fast run ends for the bus's sake (see [`Until`]).
+    #[inline(always)]
+    fn run_until<const FRAME: bool, W: Wrap>(
         &mut self,
         ram: &mut Ram,
-        mut done: impl FnMut(&Hardware) -> bool,
-    ) {
+        breakpoints: &mut W,
+        done: impl FnMut(&Hardware) -> bool,
+    ) -> bool {
+        let mut job = Until::<_, FRAME>(done);
         loop {
-            if self.hw.dma_pending() {
-                let bus = Bus::<false, DMA_BUS>::new_dma(&mut self.hw, ram, &self.code);
-                self.cpu
-                    .run_until(bus, |b| done(b.hw) || !b.hw.dma_pending());
-            } else {
-                self.hw.run_break = false;
-                let bus = Bus::<false>::new(&mut self.hw, ram, &self.code);
-                if FRAME {
-                    self.cpu.run_until(bus, |b| b.hw.run_break);
-                } else {
-                    self.cpu.run_until(bus, |b| b.hw.run_break || done(b.hw));
-                }
+            breakpoints.start_run();
+            self.on_bus(ram, breakpoints, &mut job);
+            if breakpoints.stopped() {
+                return true;
             }
-            if done(&self.hw) {
-                return;
+            if (job.0)(&self.hw) {
+                return false;
             }
         }
     }
@@ -186,61 +191,16 @@ impl Core {
     /// an instruction at a hooked address is about to run (then true).
     /// Runs on the path `run_frame` would take; hooks are ignored while a
     /// trace or fault is on (the diagnostic path has no breakpoints).
-    pub(crate) fn run_cpu(
+    pub(crate) fn run_cpu<T: Breakpoints>(
         &mut self,
         ram: &mut Ram,
-        hooks: Option<&mut HookTable>,
-        mut done: impl FnMut(&Hardware) -> bool,
+        hooks: Option<&mut T>,
+        done: impl FnMut(&Hardware) -> bool,
     ) -> bool {
-        if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
-            let bus = DiagBus { inner, diag };
-            self.cpu.run_until(bus, |b| done(b.inner.hw));
-            return false;
+        match hooks {
+            Some(hooks) => self.run_until::<false, _>(ram, &mut HookWrap(hooks), done),
+            None => self.run_until::<false, _>(ram, &mut NoBreakpoints, done),
         }
-        match (hooks, self.hw.reference()) {
-            (Some(hooks), reference) => {
-                hooks.hit = None;
-                if reference {
-                    let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
-                    let bus = HookBus { inner, hooks };
-                    self.cpu.run_until(bus, |b| done(b.inner.hw));
-                } else {
-                    // As `run_fast`, with the hooks.
-                    loop {
-                        if self.hw.dma_pending() {
-                            let inner =
-                                Bus::<false, DMA_BUS>::new_dma(&mut self.hw, ram, &self.code);
-                            let bus = HookBus {
-                                inner,
-                                hooks: &mut *hooks,
-                            };
-                            self.cpu
-                                .run_until(bus, |b| done(b.inner.hw) || !b.inner.hw.dma_pending());
-                        } else {
-                            self.hw.run_break = false;
-                            let inner = Bus::<false>::new(&mut self.hw, ram, &self.code);
-                            let bus = HookBus {
-                                inner,
-                                hooks: &mut *hooks,
-                            };
-                            self.cpu
-                                .run_until(bus, |b| b.inner.hw.run_break || done(b.inner.hw));
-                        }
-                        if hooks.hit.is_some() || done(&self.hw) {
-                            break;
-                        }
-                    }
-                }
-                return hooks.hit.is_some();
-            }
-            (None, true) => {
-                let bus = Bus::<true>::new(&mut self.hw, ram, &self.code);
-                self.cpu.run_until(bus, |b| done(b.hw));
-            }
-            (None, false) => self.run_fast::<false>(ram, done),
-        }
-        false
     }
 
     /// What every frame ends with: the frame count, timed button releases,
@@ -267,22 +227,7 @@ impl Core {
     /// Run exactly one CPU step (instruction, interrupt dispatch or halt
     /// idle); for tests and debuggers.
     pub fn step_instruction(&mut self, ram: &mut Ram) {
-        if let Some(diag) = self.diag.as_deref_mut() {
-            let inner = Bus::<true>::new(&mut self.hw, ram, &self.code);
-            self.cpu.step(&mut DiagBus { inner, diag });
-        } else if self.hw.reference() {
-            self.cpu
-                .step(&mut Bus::<true>::new(&mut self.hw, ram, &self.code));
-        } else if self.hw.dma_pending() {
-            self.cpu.step(&mut Bus::<false, DMA_BUS>::new_dma(
-                &mut self.hw,
-                ram,
-                &self.code,
-            ));
-        } else {
-            self.cpu
-                .step(&mut Bus::<false>::new(&mut self.hw, ram, &self.code));
-        }
+        self.on_bus(ram, &mut NoBreakpoints, &mut Step);
     }
 
     fn release_due_buttons(&mut self) {
@@ -464,6 +409,142 @@ pub struct GameBoy {
     core: Core,
     ram: Box<Ram>,
     screen: Screen,
+}
+
+/// One machine, copied in memory: what [`GameBoy::snapshot`] and
+/// `VecEngine::snapshot` give, and what a `VecEngine` starts its envs from
+/// or restores.
+#[derive(Clone)]
+pub struct Snapshot {
+    pub(crate) core: Core,
+    pub(crate) ram: Box<Ram>,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Snapshot {{ frame_count: {} }}", self.core.frame_count)
+    }
+}
+
+impl Snapshot {
+    /// A snapshot of a machine's core and RAM (its diagnostics, if any, are
+    /// left behind).
+    pub(crate) fn new(mut core: Core, ram: Box<Ram>) -> Snapshot {
+        if let Some(diag) = core.diag.take() {
+            core.hw.set_reference(diag.saved_reference);
+        }
+        Snapshot { core, ram }
+    }
+
+    /// Frames the machine had run when the snapshot was taken.
+    pub fn frame_count(&self) -> u64 {
+        self.core.frame_count
+    }
+
+    /// The machine state as bytes (as `VecEngine::save_state` gives it).
+    pub fn save_state(&self) -> Vec<u8> {
+        self.core.state_bytes(&self.ram)
+    }
+
+    /// Bytes of memory the snapshot holds.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Snapshot>() + RAM_SIZE + core_heap_bytes(&self.core)
+    }
+}
+
+/// Heap bytes a [`Core`] owns beside its inline size: VRAM, the PPU's
+/// frame of shades and object-line table, cartridge RAM and the serial log.
+/// (The ROM is shared and not counted.)
+pub(crate) fn core_heap_bytes(core: &Core) -> usize {
+    std::mem::size_of::<Core>()
+        + core.hw.ppu.heap_bytes()
+        + core.hw.cgb_heap_bytes()
+        + core.hw.cart.battery_ram_len()
+        + core.hw.serial.output.capacity()
+}
+
+/// Work for the bus [`Core::on_bus`] picks, generic over the bus: each bus
+/// gets its own compiled loop.
+trait BusJob {
+    fn run<B: MachineBus>(&mut self, cpu: &mut Cpu, bus: B);
+}
+
+/// Run until `.0` holds for the hardware. On the fast buses the run also
+/// ends when the bus must be picked again: the DMA bus's when the DMA is
+/// over, the plain bus's at `Hardware::run_break` (a frame end or a DMA
+/// start). With `FRAME`, `.0` is `frame_done`, which `run_break` covers, so
+/// the plain bus's check stays one flag.
+struct Until<F, const FRAME: bool>(F);
+
+impl<F: FnMut(&Hardware) -> bool, const FRAME: bool> BusJob for Until<F, FRAME> {
+    #[inline(always)]
+    fn run<B: MachineBus>(&mut self, cpu: &mut Cpu, bus: B) {
+        let done = &mut self.0;
+        cpu.run_until(bus, |b| {
+            let hw = b.hw();
+            if B::REFERENCE {
+                done(hw)
+            } else if B::DMA {
+                done(hw) || !hw.dma_pending()
+            } else {
+                hw.run_break || (!FRAME && done(hw))
+            }
+        });
+    }
+}
+
+/// One CPU step.
+struct Step;
+
+impl BusJob for Step {
+    #[inline(always)]
+    fn run<B: MachineBus>(&mut self, cpu: &mut Cpu, mut bus: B) {
+        cpu.step(&mut bus);
+    }
+}
+
+/// What goes around the bus [`Core::on_bus`] picks: nothing
+/// ([`NoBreakpoints`]) or a [`HookBus`] ([`HookWrap`]).
+trait Wrap {
+    fn run<J: BusJob, B: MachineBus>(&mut self, job: &mut J, cpu: &mut Cpu, bus: B);
+    /// A run starts (see [`Breakpoints::start_run`]).
+    fn start_run(&mut self);
+    /// Whether the last run stopped at a breakpoint.
+    fn stopped(&self) -> bool;
+}
+
+/// No breakpoints: the bus itself.
+struct NoBreakpoints;
+
+impl Wrap for NoBreakpoints {
+    #[inline(always)]
+    fn run<J: BusJob, B: MachineBus>(&mut self, job: &mut J, cpu: &mut Cpu, bus: B) {
+        job.run(cpu, bus);
+    }
+    #[inline(always)]
+    fn start_run(&mut self) {}
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// The bus in a [`HookBus`] with these breakpoints.
+struct HookWrap<'h, T>(&'h mut T);
+
+impl<T: Breakpoints> Wrap for HookWrap<'_, T> {
+    #[inline(always)]
+    fn run<J: BusJob, B: MachineBus>(&mut self, job: &mut J, cpu: &mut Cpu, bus: B) {
+        job.run(cpu, HookBus::new(bus, &mut *self.0));
+    }
+    #[inline(always)]
+    fn start_run(&mut self) {
+        self.0.start_run();
+    }
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.0.stopped()
+    }
 }
 
 impl GameBoy {
@@ -822,8 +903,8 @@ impl GameBoy {
 
     /// An in-memory copy of the machine, last drawn frame included, that a
     /// [`crate::vec::VecEngine`] can start its envs from or restore.
-    pub fn snapshot(&self) -> crate::vec::Snapshot {
-        crate::vec::Snapshot::new(self.core.clone(), self.ram.clone())
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::new(self.core.clone(), self.ram.clone())
     }
 
     /// The machine's state, with the screen's last complete frame as its

@@ -2,9 +2,9 @@
 //! drop-in API).
 //!
 //! * **Hooks** (`PyBoy.hook_register`): a set of `(bank, address)` pairs.
-//!   While one is set, frames run on [`HookBus`], a wrapper of the plain bus
-//!   that asks before each instruction whether its address is hooked and
-//!   stops the CPU before it ([`crate::cpu::DebugHooks::BREAKPOINTS`]). The
+//!   While one is set, frames run on [`crate::debug::HookBus`], a wrapper of
+//!   the bus that asks before each instruction whether its address is hooked
+//!   ([`HookTable`]'s [`Breakpoints`]) and stops the CPU before it. The
 //!   wrapper runs no straight runs (every instruction goes through the
 //!   check); the ordinary buses have no breakpoint code at all, so a machine
 //!   without hooks runs exactly as before. Unlike PyBoy, which writes an
@@ -20,9 +20,9 @@
 
 use std::collections::HashSet;
 
-use crate::bus::{Bus, Hardware, NORMAL};
+use crate::bus::Hardware;
 use crate::clock::FRAME_CYCLES as DOTS_PER_FRAME;
-use crate::cpu::{CpuBus, DebugHooks, RunHooks, Straight};
+use crate::debug::Breakpoints;
 use crate::gameboy::GameBoy;
 
 /// The bank PyBoy gives the boot ROM's addresses.
@@ -36,7 +36,7 @@ pub struct HookTable {
     pairs: HashSet<(i32, u16)>,
     /// One bit per address that has a hook in some bank (a quick filter).
     addrs: Vec<u64>,
-    /// The hook the CPU stopped at (set by [`HookBus`]).
+    /// The hook the CPU stopped at (set through [`Breakpoints::breaks_at`]).
     pub(crate) hit: Option<(i32, u16)>,
     /// The address the CPU stopped at, passed once when it resumes there.
     resume: Option<u16>,
@@ -124,113 +124,18 @@ pub fn bank_at(hw: &Hardware, pc: u16) -> i32 {
     }
 }
 
-/// The plain bus with PC breakpoints (see the module docs).
-pub struct HookBus<'a, 'h, const REF: bool, const S: u8 = NORMAL> {
-    pub inner: Bus<'a, REF, S>,
-    pub hooks: &'h mut HookTable,
-}
-
-impl<const REF: bool, const S: u8> DebugHooks for HookBus<'_, '_, REF, S> {
-    const BREAKPOINTS: bool = true;
-
+impl Breakpoints for HookTable {
     #[inline(always)]
-    fn breakpoint(&mut self, pc: u16) -> bool {
-        (self.hooks.resume.is_some() || self.hooks.may_hook(pc))
-            && self.hooks.check(self.inner.hw, pc)
-    }
-}
-
-impl<const REF: bool, const S: u8> CpuBus for HookBus<'_, '_, REF, S> {
-    #[inline(always)]
-    fn read(&mut self, addr: u16) -> u8 {
-        self.inner.read(addr)
+    fn breaks_at(&mut self, hw: &Hardware, pc: u16) -> bool {
+        (self.resume.is_some() || self.may_hook(pc)) && self.check(hw, pc)
     }
 
-    #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8) {
-        self.inner.write(addr, value)
+    fn stopped(&self) -> bool {
+        self.hit.is_some()
     }
 
-    #[inline(always)]
-    fn idle(&mut self) {
-        self.inner.idle()
-    }
-
-    #[inline(always)]
-    fn idle_idu(&mut self, addr: u16) {
-        self.inner.idle_idu(addr)
-    }
-
-    #[inline(always)]
-    fn read_idu(&mut self, addr: u16) -> u8 {
-        self.inner.read_idu(addr)
-    }
-
-    #[inline(always)]
-    fn fetch(&mut self, addr: u16) -> u8 {
-        self.inner.fetch(addr)
-    }
-
-    #[inline(always)]
-    fn pending_interrupts(&mut self) -> u8 {
-        self.inner.pending_interrupts()
-    }
-
-    #[inline(always)]
-    fn pending_at_dispatch(&mut self) -> u8 {
-        self.inner.pending_at_dispatch()
-    }
-
-    #[inline(always)]
-    fn acknowledge_interrupt(&mut self, mask: u8) {
-        self.inner.acknowledge_interrupt(mask)
-    }
-    #[inline(always)]
-    fn acknowledge_after_low_push(&mut self, mask: u8) {
-        self.inner.acknowledge_after_low_push(mask)
-    }
-
-    #[inline(always)]
-    fn halt_idle(&mut self) {
-        self.inner.halt_idle()
-    }
-
-    #[inline(always)]
-    fn stop(&mut self) {
-        self.inner.stop()
-    }
-    fn speed_switch(&mut self) -> bool {
-        self.inner.speed_switch()
-    }
-
-    #[inline(always)]
-    fn joypad_pressed(&mut self) -> bool {
-        self.inner.joypad_pressed()
-    }
-}
-
-impl<const REF: bool, const S: u8> RunHooks for HookBus<'_, '_, REF, S> {
-    #[inline(always)]
-    fn take_recheck(&mut self) -> bool {
-        self.inner.take_recheck()
-    }
-
-    #[inline(always)]
-    fn recheck(&mut self) {
-        self.inner.recheck()
-    }
-
-    // No straight runs: they would run hooked instructions unchecked.
-    const STRAIGHT_RUNS: bool = false;
-
-    #[inline(always)]
-    fn run_straight(
-        cpu: crate::cpu::Cpu,
-        bus: Self,
-        done: &mut impl FnMut(&mut Self) -> bool,
-    ) -> (crate::cpu::Cpu, Self, Straight) {
-        let _ = done;
-        (cpu, bus, Straight::Step)
+    fn start_run(&mut self) {
+        self.hit = None;
     }
 }
 

@@ -9,6 +9,7 @@ pub mod cartridge;
 pub mod cgb;
 pub mod clock;
 pub mod cpu;
+pub mod debug;
 pub mod error;
 pub mod gameboy;
 pub mod hooks;

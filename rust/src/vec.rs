@@ -36,7 +36,7 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use crate::bus::{Ram, HRAM_SIZE, RAM_SIZE, WRAM_SIZE};
 use crate::cgb::Model;
 use crate::error::{Error, Result};
-use crate::gameboy::Core;
+use crate::gameboy::{core_heap_bytes, Core, Snapshot};
 use crate::joypad::Button;
 use crate::screen::{slot_color, ColorConversion, DMG_GREYS, HEIGHT, PIXELS, WIDTH};
 
@@ -181,56 +181,6 @@ impl Default for VecConfig {
             model: Model::Dmg,
         }
     }
-}
-
-/// One env's machine, copied in memory (see [`VecEngine::snapshot`]).
-#[derive(Clone)]
-pub struct Snapshot {
-    core: Core,
-    ram: Box<Ram>,
-}
-
-impl std::fmt::Debug for Snapshot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Snapshot {{ frame_count: {} }}", self.core.frame_count)
-    }
-}
-
-impl Snapshot {
-    /// A snapshot of a machine's core and RAM (its diagnostics, if any, are
-    /// left behind).
-    pub(crate) fn new(mut core: Core, ram: Box<Ram>) -> Snapshot {
-        if let Some(diag) = core.diag.take() {
-            core.hw.set_reference(diag.saved_reference);
-        }
-        Snapshot { core, ram }
-    }
-
-    /// Frames the machine had run when the snapshot was taken.
-    pub fn frame_count(&self) -> u64 {
-        self.core.frame_count
-    }
-
-    /// The machine state as bytes (as [`VecEngine::save_state`] gives it).
-    pub fn save_state(&self) -> Vec<u8> {
-        self.core.state_bytes(&self.ram)
-    }
-
-    /// Bytes of memory the snapshot holds.
-    pub fn bytes(&self) -> usize {
-        std::mem::size_of::<Snapshot>() + RAM_SIZE + core_heap_bytes(&self.core)
-    }
-}
-
-/// Heap bytes a [`Core`] owns beside its inline size: VRAM, the PPU's
-/// frame of shades and object-line table, cartridge RAM and the serial log.
-/// (The ROM is shared and not counted.)
-fn core_heap_bytes(core: &Core) -> usize {
-    std::mem::size_of::<Core>()
-        + core.hw.ppu.heap_bytes()
-        + core.hw.cgb_heap_bytes()
-        + core.hw.cart.battery_ram_len()
-        + core.hw.serial.output.capacity()
 }
 
 /// Conversion tables from shades to observation bytes.

@@ -3,7 +3,7 @@
 //! straight runs (`runs.rs`) and of OAM DMA.
 
 use super::{Hardware, Ram, HRAM_BASE, RET_RING, WRAM_SIZE};
-use crate::cpu::{Code, Cpu, CpuBus, DebugHooks, RunHooks, Straight};
+use crate::cpu::{Code, Cpu, CpuBus, CpuHost, DebugHooks, RunHooks, Straight};
 use crate::serial::IRQ_SERIAL;
 use crate::timer::IRQ_TIMER;
 
@@ -20,12 +20,12 @@ use crate::timer::IRQ_TIMER;
 /// reads and writes, events, HALT, STOP) and when the bus is dropped; on
 /// the reference path `hw.now` is current after every tick.
 ///
-/// `STRAIGHT` is [`NORMAL`] except on the buses of straight runs (see
+/// `MODE` is [`NORMAL`] except on the buses of straight runs (see
 /// `cpu/runs.rs`): [`ROM_RUN`] runs a precomputed run of ROM code,
 /// fetching from its bank directly; [`WRAM_RUN`] runs code in work RAM,
 /// checking before each instruction that all of its M-cycles come before
 /// the next event. Both skip the per-M-cycle event check.
-pub struct Bus<'a, const REF: bool, const STRAIGHT: u8 = NORMAL> {
+pub struct Bus<'a, const REF: bool, const MODE: u8 = NORMAL> {
     pub hw: &'a mut Hardware,
     pub ram: &'a mut Ram,
     /// The ROM's bytes and runs (shared by every machine running it).
@@ -82,15 +82,15 @@ pub const DMA_BUS: u8 = 3;
 /// directly; they run only while nothing is mapped there (`bus::runs`).
 pub const BANKED: u8 = 4;
 
-/// Whether `STRAIGHT` is the mode of a straight run's bus.
-pub(super) const fn is_run(straight: u8) -> bool {
-    straight & !BANKED == ROM_RUN || straight & !BANKED == WRAM_RUN
+/// Whether `MODE` is the mode of a straight run's bus.
+pub(super) const fn is_run(mode: u8) -> bool {
+    mode & !BANKED == ROM_RUN || mode & !BANKED == WRAM_RUN
 }
 
-/// Whether `STRAIGHT` is a run of ROM code ([`ROM_RUN`], with or without
+/// Whether `MODE` is a run of ROM code ([`ROM_RUN`], with or without
 /// [`BANKED`]).
-pub(super) const fn is_rom_run(straight: u8) -> bool {
-    straight & !BANKED == ROM_RUN
+pub(super) const fn is_rom_run(mode: u8) -> bool {
+    mode & !BANKED == ROM_RUN
 }
 /// The longest instruction (CALL), in T-cycles.
 pub(super) const LONGEST_INSTRUCTION: u64 = 24;
@@ -108,7 +108,7 @@ impl<'a, const REF: bool> Bus<'a, REF> {
     }
 }
 
-impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
+impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
     /// A bus of any mode over `hw` with its clock, before any access.
     #[inline(always)]
     fn fresh(hw: &'a mut Hardware, ram: &'a mut Ram, code: &'a Code) -> Self {
@@ -139,7 +139,7 @@ impl<'a, const REF: bool> Bus<'a, REF, DMA_BUS> {
     }
 }
 
-impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
+impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
     /// A ROM read (0x0000-0x7FFF) through the fetch window.
     #[inline(always)]
     fn read_rom(&mut self, addr: u16) -> u8 {
@@ -167,7 +167,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// Advance one M-cycle.
     #[inline(always)]
     fn tick(&mut self) {
-        if is_run(STRAIGHT) {
+        if is_run(MODE) {
             // The run's admission checked every tick against the event.
             self.now += 4;
         } else if REF {
@@ -196,7 +196,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     /// inside a run no event falls, so that is always the case there.
     #[inline(always)]
     fn tick_for_write(&mut self, addr: u16) {
-        if is_run(STRAIGHT) {
+        if is_run(MODE) {
             self.now += 4;
         } else if REF {
             if addr | 4 == 0xFF45 {
@@ -235,7 +235,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     #[inline(always)]
     pub(super) fn synced<R>(&mut self, f: impl FnOnce(&mut Hardware, &mut Ram) -> R) -> R {
         self.hw.now = self.now;
-        if is_run(STRAIGHT) && self.now >= self.next_event {
+        if is_run(MODE) && self.now >= self.next_event {
             // An earlier slow access of this instruction moved the next
             // event before this M-cycle (see `Bus::slow`).
             self.hw.process_events(self.ram);
@@ -246,7 +246,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         self.recheck = true;
         // The access may have switched ROM banks or unmapped the boot ROM.
         self.win_start = NO_WINDOW;
-        if is_run(STRAIGHT) {
+        if is_run(MODE) {
             self.limit = 0;
             self.slow = true;
         }
@@ -258,7 +258,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         // While an OAM DMA runs, every access may collide with it. (The fast
         // path switches to the DMA bus for that time; the reference path
         // asks at every access.)
-        if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
+        if MODE == DMA_BUS || (REF && self.hw.dma_pending()) {
             // HRAM is on neither bus: the DMA routine's wait loop runs there.
             if let 0xFF80..=0xFFFE = addr {
                 return self.ram[HRAM_BASE + (addr - 0xFF80) as usize];
@@ -270,26 +270,57 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             0x0000..=0x7FFF => self.hw.read_rom(addr),
             // A run without BANKED runs only while the RAM block is all of
             // work RAM (`bus::runs`).
-            0xC000..=0xFDFF if is_run(STRAIGHT) && STRAIGHT & BANKED == 0 => {
+            0xC000..=0xFDFF if is_run(MODE) && MODE & BANKED == 0 => {
                 self.ram[(addr & 0x1FFF) as usize]
             }
             0xC000..=0xFDFF => self.hw.wram_read(self.ram, addr),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
-            _ if is_run(STRAIGHT) => self.straight_io_read::<IDU>(addr),
+            _ if is_run(MODE) => self.straight_io_read::<IDU>(addr),
             _ => self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr)),
         }
     }
 }
 
-impl<const REF: bool, const STRAIGHT: u8> Drop for Bus<'_, REF, STRAIGHT> {
+/// A bus over one machine: the plain [`Bus`] of every mode, and the debug
+/// wrappers around one (`crate::debug`), which reach the machine through it.
+/// The machine's run conditions look at the hardware through [`MachineBus::hw`]
+/// whatever the bus.
+pub trait MachineBus: CpuHost {
+    /// The reference bus (every component stepped every M-cycle).
+    const REFERENCE: bool;
+    /// The bus of a pending or running OAM DMA ([`DMA_BUS`]).
+    const DMA: bool;
+    /// The machine's hardware. On the fast buses `hw().now` is current only
+    /// where the bus wrote its clock back (slow accesses, events), which is
+    /// where the CPU looks at its stop condition.
+    fn hw(&self) -> &Hardware;
+    /// The machine's RAM block.
+    fn ram(&self) -> &Ram;
+}
+
+impl<const REF: bool, const MODE: u8> MachineBus for Bus<'_, REF, MODE> {
+    const REFERENCE: bool = REF;
+    const DMA: bool = MODE == DMA_BUS;
+
+    #[inline(always)]
+    fn hw(&self) -> &Hardware {
+        self.hw
+    }
+    #[inline(always)]
+    fn ram(&self) -> &Ram {
+        self.ram
+    }
+}
+
+impl<const REF: bool, const MODE: u8> Drop for Bus<'_, REF, MODE> {
     #[inline(always)]
     fn drop(&mut self) {
         self.hw.now = self.now;
     }
 }
 
-impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
-    const STRAIGHT_RUNS: bool = !REF && (STRAIGHT == NORMAL || STRAIGHT == DMA_BUS);
+impl<const REF: bool, const MODE: u8> RunHooks for Bus<'_, REF, MODE> {
+    const STRAIGHT_RUNS: bool = !REF && (MODE == NORMAL || MODE == DMA_BUS);
 
     #[inline(always)]
     fn run_straight(
@@ -316,7 +347,7 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn recheck(&mut self) {
         self.recheck = true;
-        if is_run(STRAIGHT) {
+        if is_run(MODE) {
             // The CPU changed its mode or IME: the run ends here.
             self.limit = 0;
             self.slow = true;
@@ -325,14 +356,14 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
 
     #[inline(always)]
     fn branch_taken(&mut self) {
-        if is_rom_run(STRAIGHT) {
+        if is_rom_run(MODE) {
             self.limit = 0;
         }
     }
 
     #[inline(always)]
     fn called(&mut self, ret: u16) {
-        if is_rom_run(STRAIGHT) {
+        if is_rom_run(MODE) {
             self.hw.rets[self.depth as usize % RET_RING] = ret;
             self.depth = self.depth.wrapping_add(1);
         }
@@ -340,7 +371,7 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
 
     #[inline(always)]
     fn returned(&mut self, to: u16) {
-        if is_rom_run(STRAIGHT) {
+        if is_rom_run(MODE) {
             self.depth = self.depth.wrapping_sub(1);
             if self.hw.rets[self.depth as usize % RET_RING] != to {
                 // Not where the run's CALL would return: the run ends.
@@ -350,9 +381,9 @@ impl<const REF: bool, const STRAIGHT: u8> RunHooks for Bus<'_, REF, STRAIGHT> {
     }
 }
 
-impl<const REF: bool, const STRAIGHT: u8> DebugHooks for Bus<'_, REF, STRAIGHT> {}
+impl<const REF: bool, const MODE: u8> DebugHooks for Bus<'_, REF, MODE> {}
 
-impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
+impl<const REF: bool, const MODE: u8> CpuBus for Bus<'_, REF, MODE> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
@@ -362,7 +393,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick_for_write(addr);
-        if STRAIGHT == DMA_BUS || (REF && self.hw.dma_pending()) {
+        if MODE == DMA_BUS || (REF && self.hw.dma_pending()) {
             if let 0xFF80..=0xFFFE = addr {
                 self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value;
                 return;
@@ -370,12 +401,12 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
         }
         match addr {
-            0xC000..=0xFDFF if is_run(STRAIGHT) && STRAIGHT & BANKED == 0 => {
+            0xC000..=0xFDFF if is_run(MODE) && MODE & BANKED == 0 => {
                 self.ram[(addr & 0x1FFF) as usize] = value
             }
             0xC000..=0xFDFF => self.hw.wram_write(self.ram, addr, value),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
-            _ if is_rom_run(STRAIGHT) => {
+            _ if is_rom_run(MODE) => {
                 self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
             }
             _ => self.synced(|hw, ram| hw.cpu_write(ram, addr, value)),
@@ -395,7 +426,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
         let oam = addr >> 8 == 0xFE;
         self.tick();
         if oam {
-            if is_rom_run(STRAIGHT) {
+            if is_rom_run(MODE) {
                 self.synced_out_of_line(|hw, ram| hw.oam_bug_idu(ram));
             } else {
                 self.synced(|hw, ram| hw.oam_bug_idu(ram));
@@ -412,11 +443,11 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
     #[inline(always)]
     fn fetch(&mut self, addr: u16) -> u8 {
         self.tick();
-        if is_rom_run(STRAIGHT) {
+        if is_rom_run(MODE) {
             // A run lies in one bank, mapped for all of it.
             return self.bank[(addr & 0x3FFF) as usize];
         }
-        if STRAIGHT == WRAM_RUN {
+        if MODE == WRAM_RUN {
             let i = addr.wrapping_sub(0xC000) as usize;
             if i < WRAM_SIZE {
                 return self.ram[i];
@@ -427,7 +458,7 @@ impl<const REF: bool, const STRAIGHT: u8> CpuBus for Bus<'_, REF, STRAIGHT> {
             return self.read_at::<true>(addr);
         }
         // The reference path reads every byte through the address decode.
-        if !REF && STRAIGHT == NORMAL && addr < 0x8000 {
+        if !REF && MODE == NORMAL && addr < 0x8000 {
             self.read_rom(addr)
         } else {
             self.read_at::<true>(addr)

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::cpu::{Countdown, Cpu, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 
-impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
+impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
     /// Run the straight-line runs (`cpu/runs.rs`) from PC, one after the
     /// other, while each ends before the next event and no slow access
     /// happens. The caller has checked that the CPU is running with no
@@ -23,7 +23,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         if bus.hw.boot_rom_active {
             return (cpu, bus, Straight::Step);
         }
-        if STRAIGHT == DMA_BUS {
+        if MODE == DMA_BUS {
             // No runs while the DMA owns a bus; HRAM is not on either.
             if cpu.pc() >= 0xFF80 {
                 bus.skip_countdown(&mut cpu);
@@ -56,11 +56,12 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
     }
 
     /// Straight runs of ROM code while PC stays in ROM (`None`: it left,
-    /// or the runs must go on in the other `MODE`). `MODE` is [`ROM_RUN`],
+    /// or the runs must go on in the other mode). `RUN`, the mode of the
+    /// runs' bus (its `MODE`), is [`ROM_RUN`],
     /// with [`BANKED`] while a CGB maps work RAM bank 2-7 at 0xD000: then
     /// the runs' work-RAM accesses look for it; a DMG's never do.
     #[inline(never)]
-    fn rom_runs<const MODE: u8>(
+    fn rom_runs<const RUN: u8>(
         mut cpu: Cpu,
         mut bus: Self,
         done: &mut impl FnMut(&mut Self) -> bool,
@@ -69,7 +70,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
             // One run bus for the runs up to the next slow access: only
             // then may the mapping, the next event or the CPU's state have
             // changed.
-            let mut run = bus.run_bus::<MODE>(&NO_BANK);
+            let mut run = bus.run_bus::<RUN>(&NO_BANK);
             let mut bank_start = usize::MAX;
             // An instruction starting before this ends before the next
             // event.
@@ -139,7 +140,7 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
                         return (cpu, bus, outcome);
                     }
                     // An SVBK write changed whether bank 2-7 is mapped.
-                    if (bus.hw.wramx != 0) != (MODE & BANKED != 0) {
+                    if (bus.hw.wramx != 0) != (RUN & BANKED != 0) {
                         return (cpu, bus, None);
                     }
                 }
@@ -221,10 +222,10 @@ impl<'a, const REF: bool, const STRAIGHT: u8> Bus<'a, REF, STRAIGHT> {
         true
     }
 
-    /// The bus of a straight run (see `straight_runs`), on this bus's
-    /// machine and clock.
+    /// The bus of a straight run (see `straight_runs`) in mode `RUN`, on
+    /// this bus's machine and clock.
     #[inline(always)]
-    fn run_bus<const MODE: u8>(&mut self, bank: &'a [u8; 0x4000]) -> Bus<'_, REF, MODE> {
+    fn run_bus<const RUN: u8>(&mut self, bank: &'a [u8; 0x4000]) -> Bus<'_, REF, RUN> {
         Bus {
             hw: &mut *self.hw,
             ram: &mut *self.ram,

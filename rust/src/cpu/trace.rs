@@ -1,6 +1,6 @@
 //! Verification aids: an instruction trace ring buffer and test-only fault
-//! injection. Both exist only on the diagnostic path, [`DiagBus`], a third
-//! instantiation of the interpreter that wraps the reference bus
+//! injection. Both exist only on the diagnostic path, `crate::debug::DiagBus`,
+//! a third instantiation of the interpreter that wraps the reference bus
 //! (`Bus<true>`); the fast and the plain reference path are compiled without
 //! a single extra instruction (`DebugHooks::DIAGNOSTIC` is `false` for them, so
 //! every hook below is removed at compile time).
@@ -14,10 +14,7 @@
 
 use std::collections::VecDeque;
 
-use super::{
-    Cpu, CpuBus, CpuHost, DebugHooks, Mode, Registers, RunHooks, FLAG_C, FLAG_H, FLAG_N, FLAG_Z,
-};
-use crate::bus::Bus;
+use super::{Cpu, CpuHost, Mode, Registers, FLAG_C, FLAG_H, FLAG_N, FLAG_Z};
 
 /// A deliberate CPU bug for testing verification tools (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,7 +163,9 @@ impl Diagnostics {
         self.entries.clear();
     }
 
-    fn push(&mut self, entry: TraceEntry) {
+    /// Record a step (the diagnostic bus, `crate::debug::DiagBus`, before each
+    /// one); a run of halted or stopped steps in one state is one entry.
+    pub fn push(&mut self, entry: TraceEntry) {
         if self.capacity == 0 {
             return;
         }
@@ -182,106 +181,6 @@ impl Diagnostics {
             self.entries.pop_front();
         }
         self.entries.push_back(entry);
-    }
-}
-
-/// The reference bus with diagnostics: what the CPU runs on while a trace or
-/// a fault is on. Every bus operation is forwarded unchanged, so timing and
-/// state are exactly the reference path's (with no fault).
-pub struct DiagBus<'a, 'd> {
-    pub inner: Bus<'a, true>,
-    pub diag: &'d mut Diagnostics,
-}
-
-impl CpuBus for DiagBus<'_, '_> {
-    #[inline(always)]
-    fn read(&mut self, addr: u16) -> u8 {
-        self.inner.read(addr)
-    }
-    #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8) {
-        self.inner.write(addr, value)
-    }
-    #[inline(always)]
-    fn idle(&mut self) {
-        self.inner.idle()
-    }
-    #[inline(always)]
-    fn idle_idu(&mut self, addr: u16) {
-        self.inner.idle_idu(addr)
-    }
-    #[inline(always)]
-    fn read_idu(&mut self, addr: u16) -> u8 {
-        self.inner.read_idu(addr)
-    }
-    #[inline(always)]
-    fn pending_interrupts(&mut self) -> u8 {
-        self.inner.pending_interrupts()
-    }
-    #[inline(always)]
-    fn pending_at_dispatch(&mut self) -> u8 {
-        self.inner.pending_at_dispatch()
-    }
-    #[inline(always)]
-    fn acknowledge_interrupt(&mut self, mask: u8) {
-        self.inner.acknowledge_interrupt(mask)
-    }
-    #[inline(always)]
-    fn acknowledge_after_low_push(&mut self, mask: u8) {
-        self.inner.acknowledge_after_low_push(mask)
-    }
-    #[inline(always)]
-    fn halt_idle(&mut self) {
-        self.inner.halt_idle()
-    }
-    fn stop(&mut self) {
-        self.inner.stop()
-    }
-    fn speed_switch(&mut self) -> bool {
-        self.inner.speed_switch()
-    }
-    fn joypad_pressed(&mut self) -> bool {
-        self.inner.joypad_pressed()
-    }
-}
-
-impl RunHooks for DiagBus<'_, '_> {}
-
-impl DebugHooks for DiagBus<'_, '_> {
-    const DIAGNOSTIC: bool = true;
-
-    fn fault(&self) -> Option<Fault> {
-        self.diag.fault
-    }
-
-    fn trace_step(&mut self, kind: StepKind, registers: Registers, ime: bool) {
-        if self.diag.capacity == 0 {
-            return;
-        }
-        let hw = &*self.inner.hw;
-        let ram = &*self.inner.ram;
-        let pc = registers.pc;
-        let bytes = [
-            hw.peek(ram, pc),
-            hw.peek(ram, pc.wrapping_add(1)),
-            hw.peek(ram, pc.wrapping_add(2)),
-        ];
-        let length = if kind == StepKind::Instruction {
-            instruction_length(bytes[0])
-        } else {
-            0
-        };
-        self.diag.push(TraceEntry {
-            kind,
-            registers,
-            bytes,
-            length,
-            ime,
-            ie: hw.ie,
-            intf: hw.intf,
-            cycles: hw.now,
-            repeat: 1,
-        });
     }
 }
 

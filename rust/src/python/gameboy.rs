@@ -104,6 +104,25 @@ impl PyGameBoy {
     pub(super) fn write<R>(&mut self, f: impl FnOnce(&mut GameBoy) -> R) -> PyResult<R> {
         self.core_mut()?.run(f)
     }
+
+    /// The test aids' edit: `edit` rewrites this machine's save state (None:
+    /// the state's layout is not the one expected; the machine is then left
+    /// unchanged) and the edited state is loaded as `load_state` loads one.
+    #[cfg(feature = "testing")]
+    fn edit_state<T>(
+        &mut self,
+        py: Python<'_>,
+        edit: impl FnOnce(&[u8]) -> Option<(Vec<u8>, T)>,
+    ) -> PyResult<Option<T>> {
+        let state = self.read(|gb| gb.save_state())?;
+        let Some((edited, out)) = edit(&state) else {
+            return Ok(None);
+        };
+        self.core_mut()?.hooks.clear_stop(); // as load_state does
+        self.write(|gb| gb.load_state(&edited))?
+            .map_err(|e| core_error(py, e))?;
+        Ok(Some(out))
+    }
 }
 
 /// "vram" or "wram" (the banked regions of `GameBoy._read_bank`).
@@ -868,14 +887,10 @@ impl PyGameBoy {
     /// Only in builds with the cargo feature `testing` (not the release wheel).
     #[cfg(feature = "testing")]
     fn _test_shift_ppu(&mut self, py: Python<'_>, delta: i64, now: u64) -> PyResult<bool> {
-        let state = self.read(|gb| gb.save_state())?;
-        let Some(shifted) = testing::shift_ppu_timing(&state, delta, now) else {
-            return Ok(false);
-        };
-        self.core_mut()?.hooks.clear_stop(); // as load_state does
-        self.write(|gb| gb.load_state(&shifted))?
-            .map_err(|e| core_error(py, e))?;
-        Ok(true)
+        let edited = self.edit_state(py, |state| {
+            testing::shift_ppu_timing(state, delta, now).map(|s| (s, ()))
+        })?;
+        Ok(edited.is_some())
     }
 
     /// Test-only: makes the timer's system counter (DIV, and TIMA, the
@@ -897,14 +912,10 @@ impl PyGameBoy {
             core.hw.intf |= irq;
             now
         })?;
-        let state = self.read(|gb| gb.save_state())?;
-        let Some(shifted) = testing::shift_timer(&state, delta, now) else {
-            return Ok(false);
-        };
-        self.core_mut()?.hooks.clear_stop(); // as load_state does
-        self.write(|gb| gb.load_state(&shifted))?
-            .map_err(|e| core_error(py, e))?;
-        Ok(true)
+        let edited = self.edit_state(py, |state| {
+            testing::shift_timer(state, delta, now).map(|s| (s, ()))
+        })?;
+        Ok(edited.is_some())
     }
 
     /// Test-only: sets the window's WY latch (LY met WY with LCDC.5 set in
@@ -916,14 +927,7 @@ impl PyGameBoy {
     /// Only in builds with the cargo feature `testing` (not the release wheel).
     #[cfg(feature = "testing")]
     fn _test_set_wy_latch(&mut self, py: Python<'_>, latched: bool) -> PyResult<Option<bool>> {
-        let state = self.read(|gb| gb.save_state())?;
-        let Some((edited, before)) = testing::set_wy_latch(&state, latched) else {
-            return Ok(None);
-        };
-        self.core_mut()?.hooks.clear_stop(); // as load_state does
-        self.write(|gb| gb.load_state(&edited))?
-            .map_err(|e| core_error(py, e))?;
-        Ok(Some(before))
+        self.edit_state(py, |state| testing::set_wy_latch(state, latched))
     }
 
     /// The injected fault's name, or None.

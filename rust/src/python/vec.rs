@@ -26,10 +26,11 @@ use super::errors::{
 };
 use super::{BOOT_ROM_SIZE, MAX_ROM_SIZE};
 use crate::cgb::Model;
+use crate::gameboy::Snapshot;
 use crate::joypad::Button;
 use crate::vec::{
-    ObsMode, Snapshot, StepEnd, StepProgress, VecConfig, VecEngine, MAX_FRAME_SKIP,
-    MAX_FRAME_STACK, MAX_THREADS,
+    ObsMode, StepEnd, StepProgress, VecConfig, VecEngine, MAX_FRAME_SKIP, MAX_FRAME_STACK,
+    MAX_THREADS,
 };
 
 /// Button names in the order `emurust.BUTTONS` lists them (the order used

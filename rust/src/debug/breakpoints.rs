@@ -1,0 +1,150 @@
+//! [`HookBus`]: PC breakpoints on a bus of the machine.
+
+use crate::bus::{Hardware, MachineBus, Ram};
+use crate::cpu::{Cpu, CpuBus, DebugHooks, RunHooks, Straight};
+
+/// A set of PC breakpoints, asked before each instruction of a run on a
+/// [`HookBus`].
+pub trait Breakpoints {
+    /// Whether the instruction at `pc`, about to run on `hw`, is a
+    /// breakpoint: the run then stops before it. Asked before every
+    /// instruction, so it starts with a cheap check.
+    fn breaks_at(&mut self, hw: &Hardware, pc: u16) -> bool;
+    /// Whether the last run stopped at a breakpoint.
+    fn stopped(&self) -> bool;
+    /// A run starts: forget where the last one stopped.
+    fn start_run(&mut self);
+}
+
+/// A bus with PC breakpoints: the CPU asks `breakpoints` before each
+/// instruction ([`DebugHooks::BREAKPOINTS`]) and stops before one that is
+/// hit. It runs no straight runs (they would run the instructions
+/// unchecked); everything else is the wrapped bus's.
+pub struct HookBus<'h, B, T> {
+    pub inner: B,
+    pub breakpoints: &'h mut T,
+}
+
+impl<'h, B: MachineBus, T: Breakpoints> HookBus<'h, B, T> {
+    #[inline(always)]
+    pub fn new(inner: B, breakpoints: &'h mut T) -> Self {
+        HookBus { inner, breakpoints }
+    }
+}
+
+impl<B: MachineBus, T: Breakpoints> MachineBus for HookBus<'_, B, T> {
+    const REFERENCE: bool = B::REFERENCE;
+    const DMA: bool = B::DMA;
+
+    #[inline(always)]
+    fn hw(&self) -> &Hardware {
+        self.inner.hw()
+    }
+    #[inline(always)]
+    fn ram(&self) -> &Ram {
+        self.inner.ram()
+    }
+}
+
+impl<B: MachineBus, T: Breakpoints> DebugHooks for HookBus<'_, B, T> {
+    const BREAKPOINTS: bool = true;
+
+    #[inline(always)]
+    fn breakpoint(&mut self, pc: u16) -> bool {
+        self.breakpoints.breaks_at(self.inner.hw(), pc)
+    }
+}
+
+impl<B: MachineBus, T: Breakpoints> CpuBus for HookBus<'_, B, T> {
+    #[inline(always)]
+    fn read(&mut self, addr: u16) -> u8 {
+        self.inner.read(addr)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.inner.write(addr, value)
+    }
+
+    #[inline(always)]
+    fn idle(&mut self) {
+        self.inner.idle()
+    }
+
+    #[inline(always)]
+    fn idle_idu(&mut self, addr: u16) {
+        self.inner.idle_idu(addr)
+    }
+
+    #[inline(always)]
+    fn read_idu(&mut self, addr: u16) -> u8 {
+        self.inner.read_idu(addr)
+    }
+
+    #[inline(always)]
+    fn fetch(&mut self, addr: u16) -> u8 {
+        self.inner.fetch(addr)
+    }
+
+    #[inline(always)]
+    fn pending_interrupts(&mut self) -> u8 {
+        self.inner.pending_interrupts()
+    }
+
+    #[inline(always)]
+    fn pending_at_dispatch(&mut self) -> u8 {
+        self.inner.pending_at_dispatch()
+    }
+
+    #[inline(always)]
+    fn acknowledge_interrupt(&mut self, mask: u8) {
+        self.inner.acknowledge_interrupt(mask)
+    }
+    #[inline(always)]
+    fn acknowledge_after_low_push(&mut self, mask: u8) {
+        self.inner.acknowledge_after_low_push(mask)
+    }
+
+    #[inline(always)]
+    fn halt_idle(&mut self) {
+        self.inner.halt_idle()
+    }
+
+    #[inline(always)]
+    fn stop(&mut self) {
+        self.inner.stop()
+    }
+    fn speed_switch(&mut self) -> bool {
+        self.inner.speed_switch()
+    }
+
+    #[inline(always)]
+    fn joypad_pressed(&mut self) -> bool {
+        self.inner.joypad_pressed()
+    }
+}
+
+impl<B: MachineBus, T: Breakpoints> RunHooks for HookBus<'_, B, T> {
+    #[inline(always)]
+    fn take_recheck(&mut self) -> bool {
+        self.inner.take_recheck()
+    }
+
+    #[inline(always)]
+    fn recheck(&mut self) {
+        self.inner.recheck()
+    }
+
+    // No straight runs: they would run hooked instructions unchecked.
+    const STRAIGHT_RUNS: bool = false;
+
+    #[inline(always)]
+    fn run_straight(
+        cpu: Cpu,
+        bus: Self,
+        done: &mut impl FnMut(&mut Self) -> bool,
+    ) -> (Cpu, Self, Straight) {
+        let _ = done;
+        (cpu, bus, Straight::Step)
+    }
+}
