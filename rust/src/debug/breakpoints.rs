@@ -56,72 +56,7 @@ impl<B: MachineBus, T: Breakpoints> DebugHooks for HookBus<'_, B, T> {
 }
 
 impl<B: MachineBus, T: Breakpoints> CpuBus for HookBus<'_, B, T> {
-    #[inline(always)]
-    fn read(&mut self, addr: u16) -> u8 {
-        self.inner.read(addr)
-    }
-
-    #[inline(always)]
-    fn write(&mut self, addr: u16, value: u8) {
-        self.inner.write(addr, value)
-    }
-
-    #[inline(always)]
-    fn idle(&mut self) {
-        self.inner.idle()
-    }
-
-    #[inline(always)]
-    fn idle_idu(&mut self, addr: u16) {
-        self.inner.idle_idu(addr)
-    }
-
-    #[inline(always)]
-    fn read_idu(&mut self, addr: u16) -> u8 {
-        self.inner.read_idu(addr)
-    }
-
-    #[inline(always)]
-    fn fetch(&mut self, addr: u16) -> u8 {
-        self.inner.fetch(addr)
-    }
-
-    #[inline(always)]
-    fn pending_interrupts(&mut self) -> u8 {
-        self.inner.pending_interrupts()
-    }
-
-    #[inline(always)]
-    fn pending_at_dispatch(&mut self) -> u8 {
-        self.inner.pending_at_dispatch()
-    }
-
-    #[inline(always)]
-    fn acknowledge_interrupt(&mut self, mask: u8) {
-        self.inner.acknowledge_interrupt(mask)
-    }
-    #[inline(always)]
-    fn acknowledge_after_low_push(&mut self, mask: u8) {
-        self.inner.acknowledge_after_low_push(mask)
-    }
-
-    #[inline(always)]
-    fn halt_idle(&mut self) {
-        self.inner.halt_idle()
-    }
-
-    #[inline(always)]
-    fn stop(&mut self) {
-        self.inner.stop()
-    }
-    fn speed_switch(&mut self) -> bool {
-        self.inner.speed_switch()
-    }
-
-    #[inline(always)]
-    fn joypad_pressed(&mut self) -> bool {
-        self.inner.joypad_pressed()
-    }
+    forward_cpu_bus!();
 }
 
 impl<B: MachineBus, T: Breakpoints> RunHooks for HookBus<'_, B, T> {
