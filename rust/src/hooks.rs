@@ -261,7 +261,7 @@ fn pyboy_frame_end(hw: &Hardware) -> u64 {
     if let Some(line0) = hw.ppu.next_frame_start() {
         // The PPU counts dots; a CGB in double speed runs the CPU's clock
         // twice as fast (`Hardware::cpu_time_of`; the identity otherwise).
-        return hw.cpu_time_of(line0) + 4;
+        return hw.cpu_time_of(line0 + 4);
     }
     let origin = hw.frame_start.saturating_sub(PYBOY_WRITE_EARLY);
     if origin > hw.now {

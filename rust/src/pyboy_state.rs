@@ -1160,12 +1160,9 @@ impl GameBoy {
                 at: now.saturating_sub(st.lcd_clock),
             }
         } else {
-            // PyBoy's mode 2 of line 0 (its LY wrap) is at clock 0, one
-            // M-cycle after emurust's line 0 starts (2 dots in double
-            // speed: where `run_pyboy_frame` ends PyBoy's frames).
-            PpuPosition::InFrame {
-                dots: clock + (4 >> double as u32),
-            }
+            // PyBoy's mode 2 of line 0 (its LY wrap) is at clock 0, 4
+            // dots after emurust's line 0 starts.
+            PpuPosition::InFrame { dots: clock + 4 }
         };
         ppu.import_position(now, position);
         if let Some(pal) = ppu.palette_ram().copied() {
@@ -1360,8 +1357,8 @@ impl GameBoy {
         let cgb = hw.cgb.as_deref();
         let cgb_mode = hw.cgb_mode();
         let double = cgb.is_some_and(|g| g.double);
-        // Dots from emurust's line 0 to PyBoy's LY wrap: one M-cycle.
-        let early = 4 >> double as u32;
+        // Dots from emurust's line 0 to PyBoy's LY wrap.
+        let early = 4;
         let clock = match hw.ppu.frame_dots(hw.dots_at(now)) {
             None => {
                 return refuse(
