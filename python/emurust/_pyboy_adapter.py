@@ -159,7 +159,9 @@ def save_state(pb: Any) -> bytes:
 def packed_rgb(rgb: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
     """An (..., 3) RGB array as 0xRRGGBB integers (one value a pixel)."""
     c = rgb.astype(np.uint32)
-    packed: npt.NDArray[np.uint32] = (c[..., 0] << 16) | (c[..., 1] << 8) | c[..., 2]
+    packed: npt.NDArray[np.uint32] = np.asarray(
+        (c[..., 0] << np.uint32(16)) | (c[..., 1] << np.uint32(8)) | c[..., 2], dtype=np.uint32
+    )
     return packed
 
 
@@ -214,7 +216,7 @@ class LockstepPyBoy:
         select. (PyBoy refuses a bank slice that ends at the region's end: the last byte
         is read alone.)"""
         del region  # the address says which
-        data = list(self.pb.memory[bank, start : end - 1]) + [self.pb.memory[bank, end - 1]]
+        data = [*self.pb.memory[bank, start : end - 1], self.pb.memory[bank, end - 1]]
         return np.array(data, dtype=np.uint8)
 
     def registers(self) -> dict[str, int]:

@@ -316,10 +316,7 @@ def _new_emurust(rom: bytes, boot: bytes | None, fault: str | None) -> GameBoy:
     lockstep loads PyBoy's state into it)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # header warnings are the ROM's business here
-        if boot is None:
-            gb = GameBoy(rom, model="cgb")
-        else:
-            gb = GameBoy(rom, boot_rom=boot)
+        gb = GameBoy(rom, model="cgb") if boot is None else GameBoy(rom, boot_rom=boot)
     if fault is not None:
         gb._inject_fault(fault)
     return gb
@@ -356,11 +353,10 @@ def _state_diffs(
         # Every bank, whatever VBK and SVBK map (addresses: bank << 16 | address).
         for region, banks, start, end in (("vram", 2, 0x8000, 0xA000), ("wram", 8, 0xD000, 0xE000)):
             for bank in range(banks):
-                ours = np.frombuffer(
-                    gb._read_bank(region, bank, start & 0xFFF if region == "wram" else 0, end - start),
-                    dtype=np.uint8,
-                )
-                diffs += _diff_arrays(region, bank << 16 | start, ours, pb.bank(region, bank, start, end))
+                offset = start & 0xFFF if region == "wram" else 0
+                ours = np.frombuffer(gb._read_bank(region, bank, offset, end - start), np.uint8)
+                theirs = pb.bank(region, bank, start, end)
+                diffs += _diff_arrays(region, bank << 16 | start, ours, theirs)
     for addr, mask in (CGB_IO_REGISTERS if cgb else IO_REGISTERS).items():
         a, b = gb.memory[addr] & mask, pb.byte(addr) & mask
         if a != b:
