@@ -72,7 +72,10 @@
 //! * **The clocks.** Both count CPU T-cycles (4 an M-cycle in both speeds);
 //!   in double speed the PPU and APU count dots at half that rate. emurust's
 //!   dot clock is set equal to the CPU's at the load (`CgbHw::dots`) and the
-//!   PPU placed at PyBoy's LCD clock, in dots, as on the DMG.
+//!   PPU placed at PyBoy's LCD clock, in dots, as on the DMG: PyBoy's LY
+//!   wrap 4 dots after emurust's line 0 starts, in both speeds (in double
+//!   speed that is 8 CPU T-cycles; with 4, µCity's frame ends fell apart
+//!   more often: 27 against 16 of 300 frames with inputs).
 //! * **KEY0.** PyBoy keeps the byte its boot ROM wrote (bit 2: a DMG
 //!   cartridge); emurust's mode follows the cartridge header and must agree.
 //!   Written as PyBoy's boot ROM leaves it (0, or 4 in compatibility mode).
@@ -1339,7 +1342,10 @@ impl GameBoy {
     /// emulates (not an MBC3 with a clock or an MBC1 multicart); else
     /// `InvalidState` naming what is in the way. The sound section is the
     /// one a PyBoy with `sound_emulated=False` saves (its APU never runs);
-    /// the screen is written in the machine's palette.
+    /// the screen is written in the machine's palette (a CGB's: the colours
+    /// of each line's palettes, PyBoy's `x << 3` conversion). On a CGB the
+    /// CGB's fields are written too (see the module docs, "The Game Boy
+    /// Color").
     pub fn save_pyboy_state(&mut self) -> Result<Vec<u8>> {
         let refuse = |why: &str| {
             Err(Error::InvalidState(format!(
