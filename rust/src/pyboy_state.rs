@@ -1180,7 +1180,8 @@ impl GameBoy {
         c.hw.frame_start = match position {
             // PyBoy counts blank frames from its LCDC write, which it times
             // 8 T-cycles earlier than emurust (`hooks.rs`).
-            PpuPosition::Off { .. } => now - clock.min(now) + 8,
+            // (PyBoy's clock counts dots: 2 CPU T-cycles each in double speed.)
+            PpuPosition::Off { .. } => now - (clock << double as u32).min(now) + 8,
             // The last VBlank start (line 144), where the frame grid is kept.
             PpuPosition::InFrame { dots } => {
                 let vblank = 144 * crate::clock::DOTS_PER_LINE;
