@@ -29,10 +29,12 @@ is one of the allowlist's proven entries and the run resynchronizes there.
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -218,3 +220,109 @@ if __name__ == "__main__":
         path = emurust.roms_dir() / game.path
         if path.is_file():
             print(f"{game.name}:\n{report(run_game(path, game, min(frames, game.frames)))}")
+
+
+# ---- The Game Boy Color: µCity against PyBoy(cgb=True) --------------------------------------
+
+UCITY = "homebrew/ucity/ucity.gbc"
+# PyBoy runs its own CGB boot ROM (64 frames) and the game to this frame; emurust (a CGB,
+# which starts after its boot) takes PyBoy's state there and both go on in step.
+UCITY_START = 200
+UCITY_INPUTS = ("start", "a", "right", "down", "a", "left", "b", "up")
+
+
+def _cgb_banks(pb: Any) -> list[list[int]]:
+    """WRAM banks 0-7 and VRAM banks 0-1 (PyBoy refuses a bank slice ending at the end of a
+    region: the last byte is read alone)."""
+    out = []
+    for bank in range(8):
+        start = 0xC000 if bank == 0 else 0xD000
+        out.append([*pb.memory[bank, start : start + 0xFFF], pb.memory[bank, start + 0xFFF]])
+    for bank in range(2):
+        out.append([*pb.memory[bank, 0x8000:0x9FFF], pb.memory[bank, 0x9FFF]])
+    return out
+
+
+@pytest.mark.usefixtures("pyboy_available", "hang_guard")
+def test_ucity_cgb_in_step_with_pyboy(shared_roms: Path) -> None:
+    """1,000 frames of µCity (double speed, HDMA, VRAM bank 1, colour palettes, WRAM banks)
+    with button presses every 15 frames, on emurust.PyBoy(cgb=True) started from PyBoy's
+    state and on PyBoy(cgb=True), compared at every frame end: the screen (PyBoy's colours)
+    at every frame, every VRAM and WRAM bank, OAM and HRAM at every frame but for dead
+    stack bytes (below the stack pointers), and the frame ends at most 8 T-cycles apart.
+    What differs, and why: PyBoy services interrupts 4 T-cycles late (the allowlist's
+    pyboy-late-interrupt-4-cycles, gbmicrotest int_vblank1_halt and others), so where an
+    interrupt meets a frame end the two stop an instruction apart (52 of the 1,000 frame
+    ends, 4 or 8 T-cycles; one of them may have pushed an interrupt's return address
+    already), and what an interrupt pushed below the stack pointer differs until the game's
+    next push (0xCFE4-0xCFF0, SP 0xCFF4)."""
+    import io
+
+    rom = shared_roms / UCITY
+    if not rom.is_file():
+        pytest.skip(f"{rom} not found")
+    pyboy = importlib.import_module("pyboy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pb = pyboy.PyBoy(str(rom), window="null", cgb=True, sound_emulated=False)
+    pb.tick(UCITY_START, False)
+    state = io.BytesIO()
+    pb.save_state(state)
+    state.seek(0)
+    ours = emurust.PyBoy(rom, cgb=True)
+    ours.load_state(state)
+    apart = dead_stack = 0
+    screens = set()
+    for frame in range(FRAMES):
+        if frame % 15 == 3:
+            for p in (ours, pb):
+                p.button(UCITY_INPUTS[(frame // 15) % len(UCITY_INPUTS)], 3)
+        ours.tick(1, True)
+        pb.tick(1, True)
+        assert np.array_equal(ours.screen.ndarray, pb.screen.ndarray), frame
+        screens.add(ours.screen.ndarray.tobytes())
+        delta = ours._cycles() - pb._cycles()
+        assert abs(delta) <= 8, (frame, delta)
+        apart += delta != 0
+        # Where the frame ends are apart, one of the two may have taken an interrupt
+        # already (its return address pushed): the stack pointers differ by that push.
+        sps = (ours.register_file.SP, pb.register_file.SP)
+        assert sps[0] == sps[1] or (delta and abs(sps[0] - sps[1]) == 2), (frame, sps)
+        ours_banks, their_banks = _cgb_banks(ours), _cgb_banks(pb)
+        assert ours_banks[1:] == their_banks[1:], frame
+        differ = [
+            0xC000 + i for i, (a, b) in enumerate(zip(ours_banks[0], their_banks[0])) if a != b
+        ]
+        low, high = min(sps) - 32, max(sps)
+        assert all(low <= a < high for a in differ), (frame, [hex(a) for a in differ], sps)
+        dead_stack += bool(differ)
+        assert ours.memory[0xFE00:0xFEA0] == pb.memory[0xFE00:0xFEA0], frame
+        assert ours.memory[0xFF80:0xFFFF] == pb.memory[0xFF80:0xFFFF], frame
+    pb.stop(save=False)
+    # The comparison is not vacuous (the game moved through many screens under the inputs),
+    # and the explained differences stay rare.
+    assert len(screens) > 10, len(screens)  # 15 measured
+    assert apart < FRAMES // 10, apart
+    assert dead_stack < FRAMES // 20, dead_stack
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="unexplained (found 2026-11-28): the lockstep harness on µCity from PyBoy's CGB "
+    "state (cgb_from_frame=200) diverges at frame 2: at PyBoy's frame end its game polls LY "
+    "(PC 0x3392) and reads 153 where emurust reads 0 (PyBoy reads LY = 153 for the whole of "
+    "line 153, gbmicrotest line_153_ly_c/d; pyboy-line-153-ly-terminal's replay proof does "
+    "not reach PyBoy's state in double speed), and at frame 5 a VRAM write of the game's "
+    "STAT-polling copy loop (0x8438) lands in emurust and not in PyBoy (PyBoy's mode-3 timing "
+    "in double speed; no entry proves it)",
+)
+@pytest.mark.usefixtures("pyboy_available", "hang_guard")
+def test_ucity_cgb_lockstep_harness(shared_roms: Path) -> None:
+    rom = shared_roms / UCITY
+    if not rom.is_file():
+        pytest.skip(f"{rom} not found")
+    result = lockstep.run_lockstep(
+        rom, frames=8, seed=SEED, resync=True, max_failures=2, cgb_from_frame=UCITY_START
+    )
+    assert result.frames_run == 8, report(result)
+    assert_every_divergence_proven(result)

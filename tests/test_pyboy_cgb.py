@@ -245,3 +245,148 @@ def test_cgb_game_frames_and_colours_as_pyboy(shared_roms: Path) -> None:
     theirs = real_pyboy(rom)
     theirs.tick(180)
     assert theirs._cycles() - 4_511_356 < ours._cycles(), "PyBoy's boot: 4,511,356 T-cycles"
+
+
+# ---- PyBoy 2.8.1 save states on a CGB -------------------------------------------------------
+
+UCITY = "homebrew/ucity/ucity.gbc"
+# PyBoy's frame (its CGB boot ROM's 64 frames, then µCity's title and menus) at which the
+# state is taken; the inputs then move through µCity's menus.
+STATE_FRAME = 200
+INPUTS = ("start", "a", "right", "down", "a", "left", "b", "up")
+
+
+def _ucity(shared_roms: Path) -> Path:
+    rom = shared_roms / UCITY
+    if not rom.is_file():
+        pytest.skip(f"{rom} not found")
+    return rom
+
+
+def _pyboy_state(pb: Any) -> bytes:
+    import io
+
+    f = io.BytesIO()
+    pb.save_state(f)
+    return f.getvalue()
+
+
+def _banks(pb: Any) -> list[list[int]]:
+    """Every WRAM and VRAM bank (PyBoy refuses a bank slice ending at the region's end)."""
+    out = []
+    for bank in range(8):
+        start = 0xC000 if bank == 0 else 0xD000
+        out.append([*pb.memory[bank, start : start + 0xFFF], pb.memory[bank, start + 0xFFF]])
+    for bank in range(2):
+        out.append([*pb.memory[bank, 0x8000:0x9FFF], pb.memory[bank, 0x9FFF]])
+    return out
+
+
+def test_pyboy_cgb_states_load_and_continue_as_pyboy(shared_roms: Path) -> None:
+    """A state PyBoy (cgb=True) saved in µCity (double speed, HDMA, VRAM bank 1, colour
+    palettes, WRAM banks) loads into emurust.PyBoy(cgb=True) and into
+    GameBoy.from_pyboy_state (a CGB), and emurust.PyBoy then runs 90 frames with buttons as
+    PyBoy does: the same screen (PyBoy's colours), every WRAM and VRAM bank, OAM and HRAM at
+    every frame end; the frame ends fall at most an instruction apart (PyBoy's late
+    interrupts, docs/verification.md)."""
+    rom = _ucity(shared_roms)
+    pb = real_pyboy(rom, cgb=True)
+    pb.tick(STATE_FRAME, False)
+    state = _pyboy_state(pb)
+    gb = emurust.GameBoy.from_pyboy_state(rom, state)
+    assert (gb.model, gb.cycles) == ("cgb", pb._cycles())
+    ours = PyBoy(rom, cgb=True)
+    import io
+
+    ours.load_state(io.BytesIO(state))
+    assert ours._cycles() == pb._cycles()
+    assert np.array_equal(ours.screen.ndarray, pb.screen.ndarray), "PyBoy's last frame"
+    for step in range(90):
+        if step % 15 == 3:
+            for p in (ours, pb):
+                p.button(INPUTS[(step // 15) % len(INPUTS)], 3)
+        ours.tick(1, True)
+        pb.tick(1, True)
+        assert abs(ours._cycles() - pb._cycles()) <= 24, step
+        assert np.array_equal(ours.screen.ndarray, pb.screen.ndarray), step
+        assert _banks(ours) == _banks(pb), step
+        assert ours.memory[0xFE00:0xFEA0] == pb.memory[0xFE00:0xFEA0], step
+        assert ours.memory[0xFF80:0xFFFF] == pb.memory[0xFF80:0xFFFF], step
+    pb.stop(save=False)
+
+
+def test_cgb_states_written_by_emurust_continue_in_pyboy(shared_roms: Path) -> None:
+    """emurust.PyBoy(cgb=True), started from PyBoy's state and run in step with it, writes a
+    PyBoy-format state at a frame end: a fresh PyBoy(cgb=True) that loads it runs 120 frames
+    with buttons exactly as one that loads PyBoy's own state there (cycles, registers,
+    every bank, screen), and it reads back into emurust as the same machine."""
+    import io
+
+    rom = _ucity(shared_roms)
+    pb = real_pyboy(rom, cgb=True)
+    pb.tick(STATE_FRAME, False)
+    ours = PyBoy(rom, cgb=True)
+    ours.load_state(io.BytesIO(_pyboy_state(pb)))
+    for _ in range(10):
+        ours.tick(1, True)
+        pb.tick(1, True)
+    assert ours._cycles() == pb._cycles()
+    mine = io.BytesIO()
+    ours.save_state(mine, state_format="pyboy")
+    yours = _pyboy_state(pb)
+    assert len(mine.getvalue()) == len(yours)
+    loaded, reference = real_pyboy(rom, cgb=True), real_pyboy(rom, cgb=True)
+    loaded.load_state(io.BytesIO(mine.getvalue()))
+    reference.load_state(io.BytesIO(yours))
+    for step in range(120):
+        for p in (loaded, reference):
+            if step % 20 == 5:
+                p.button(INPUTS[(step // 20) % len(INPUTS)], 2)
+            p.tick(1, True)
+        assert loaded._cycles() == reference._cycles(), step
+        assert loaded.register_file.PC == reference.register_file.PC, step
+        assert np.array_equal(loaded.screen.ndarray, reference.screen.ndarray), step
+        if step % 10 == 9:
+            assert _banks(loaded) == _banks(reference), step
+    # Read back: the same machine, which writes the same bytes but for the last OAM DMA's
+    # source and start (bytes 43-54, kept for PyBoy's sake; a load does not restore them).
+    again = PyBoy(rom, cgb=True)
+    again.load_state(io.BytesIO(mine.getvalue()))
+    twice = io.BytesIO()
+    again.save_state(twice, state_format="pyboy")
+    a, b = twice.getvalue(), mine.getvalue()
+    assert a[:43] + a[55:] == b[:43] + b[55:]
+    for p in (pb, loaded, reference):
+        p.stop(save=False)
+
+
+def test_cgb_pyboy_state_errors_name_the_problem(tmp_path: Path) -> None:
+    """PyBoy's CGB states go into a CGB, its DMG states into a DMG, a CGB-mode state not
+    into a CGB running the cartridge in compatibility mode; truncated states are refused:
+    each with InvalidStateError naming the problem, the machine unchanged."""
+    color = write(tmp_path, "color.gbc", cgb_rom(BANKS_PROGRAM))
+    pb = real_pyboy(color, cgb=True)
+    pb.tick(80, False)
+    cgb_state = _pyboy_state(pb)
+    pb.stop(save=False)
+    dmg = real_pyboy(color, cgb=False)
+    dmg.tick(80, False)
+    dmg_state = _pyboy_state(dmg)
+    dmg.stop(save=False)
+    machine = emurust.GameBoy(color, model="cgb")
+    before = machine.save_state()
+    with pytest.raises(emurust.InvalidStateError, match='model="dmg"'):
+        machine.load_pyboy_state(dmg_state)
+    with pytest.raises(emurust.InvalidStateError, match="truncated"):
+        machine.load_pyboy_state(cgb_state[:9000])
+    assert machine.save_state() == before
+    with pytest.raises(emurust.InvalidStateError, match='model="cgb"'):
+        emurust.GameBoy(color, model="dmg").load_pyboy_state(cgb_state)
+    # The same state on a DMG cartridge's CGB (compatibility mode): refused by name.
+    plain = emurust.GameBoy(build_rom(BANKS_PROGRAM), model="cgb")
+    with pytest.raises(emurust.InvalidStateError, match="DMG compatibility mode"):
+        plain.load_pyboy_state(cgb_state)
+    machine.load_pyboy_state(cgb_state)
+    assert machine.memory[0xD000] == 3
+    assert machine.memory[0xC000] == 0x77
+    assert machine._read_bank("vram", 1, 0, 1) == b"\x5a"

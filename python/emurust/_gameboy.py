@@ -166,9 +166,21 @@ class GameBoy(_core.GameBoy):
         (``PyBoy.save_state``): ``state`` is a path, the bytes, or a binary file object read
         from its current position. See :meth:`load_pyboy_state` and docs/pyboy.md.
 
+        The machine is the one PyBoy emulated when it saved the state: a Game Boy Color
+        (``model="cgb"``) for a state of ``PyBoy(..., cgb=True)`` (or of a CGB game with
+        ``cgb=None``), else a DMG.
+
         Raises :class:`InvalidStateError` naming the problem for a state from another PyBoy
-        version, from a CGB game, or from another ROM."""
+        version or from another ROM."""
         data = read_state(state, "state")
-        gb = cls(rom, boot_rom=boot_rom, palette=palette, sound_sample_rate=sound_sample_rate)
+        # Byte 5 of a PyBoy 2.8.1 state: PyBoy emulated a CGB (load_pyboy_state checks it).
+        model = "cgb" if len(data) > 5 and data[5] else "dmg"
+        gb = cls(
+            rom,
+            boot_rom=boot_rom,
+            palette=palette,
+            sound_sample_rate=sound_sample_rate,
+            model=model,
+        )
         gb.load_pyboy_state(data)
         return gb

@@ -156,16 +156,37 @@ def save_state(pb: Any) -> bytes:
     return buf.getvalue()
 
 
+def packed_rgb(rgb: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
+    """An (..., 3) RGB array as 0xRRGGBB integers (one value a pixel)."""
+    c = rgb.astype(np.uint32)
+    packed: npt.NDArray[np.uint32] = np.asarray(
+        (c[..., 0] << np.uint32(16)) | (c[..., 1] << np.uint32(8)) | c[..., 2], dtype=np.uint32
+    )
+    return packed
+
+
 class LockstepPyBoy:
     """PyBoy (:data:`PYBOY_VERSION`) advanced frame by frame, with its clock and the shade
     map of its screen: the lockstep harness's view of it."""
 
-    def __init__(self, rom: bytes, boot_rom: Path | None, render: bool) -> None:
+    def __init__(self, rom: bytes, boot_rom: Path | None, render: bool, cgb: bool = False) -> None:
         pyboy = import_pyboy(exact=True, purpose="the lockstep harness")
-        self.pb = new_pyboy(rom, boot_rom=boot_rom, unlimited_speed=False, pyboy=pyboy)
+        self.pb = new_pyboy(
+            rom, boot_rom=boot_rom, unlimited_speed=False, pyboy=pyboy, cgb=cgb or False
+        )
         self.render = render
+        self.cgb = cgb
         self.shade_of = shade_table(unknown=255)
         self.ends = [0]
+
+    def start_at_frame(self, frames: int) -> None:
+        """Runs ``frames`` frames (without drawing but the last) and starts the frame grid
+        there (the CGB lockstep starts emurust from PyBoy's state at that point)."""
+        if frames > 1:
+            self.pb.tick(frames - 1, False, False)
+        if frames > 0:
+            self.pb.tick(1, self.render, False)
+        self.ends = [int(self.pb._cycles())]
 
     @property
     def now(self) -> int:
@@ -182,9 +203,21 @@ class LockstepPyBoy:
         """Whether the frame before the last one was cut short (an LCD enable ends one)."""
         return len(self.ends) >= 3 and self.ends[-2] - self.ends[-3] < FULL_FRAME - 456
 
-    def screen(self) -> npt.NDArray[np.uint8]:
+    def screen(self) -> npt.NDArray[Any]:
+        """The screen as shades (a DMG), or on a CGB as 0xRRGGBB integers (PyBoy's colours:
+        :func:`packed_rgb` of emurust's screen in PyBoy's conversion compares equal)."""
+        if self.cgb:
+            return packed_rgb(self.pb.screen.ndarray[..., :3])
         shades: npt.NDArray[np.uint8] = self.shade_of[self.pb.screen.ndarray[..., 0]]
         return shades
+
+    def bank(self, region: str, bank: int, start: int, end: int) -> npt.NDArray[np.uint8]:
+        """Bytes ``start..end`` of VRAM or WRAM bank ``bank`` (a CGB), whatever VBK and SVBK
+        select. (PyBoy refuses a bank slice that ends at the region's end: the last byte
+        is read alone.)"""
+        del region  # the address says which
+        data = [*self.pb.memory[bank, start : end - 1], self.pb.memory[bank, end - 1]]
+        return np.array(data, dtype=np.uint8)
 
     def registers(self) -> dict[str, int]:
         r = self.pb.register_file

@@ -156,8 +156,10 @@ pub enum PyBoyFrame {
 const PYBOY_WRITE_EARLY: u64 = 8;
 
 /// When the PyBoy frame under way at `hw.now` ends: with the LCD on, at
-/// line 0's OAM scan, one M-cycle after the line starts (PyBoy's LY
-/// 153 -> 0 wrap); with the LCD off, every 70,224 T-cycles from the LCDC
+/// line 0's OAM scan, 4 dots after the line starts (PyBoy's LY 153 -> 0
+/// wrap; one M-cycle in normal speed, two in a CGB's double speed, where
+/// emurust started from PyBoy's state then ends its frames where PyBoy does
+/// most often: tests/test_games_vs_pyboy.py, µCity); with the LCD off, every 70,224 T-cycles from the LCDC
 /// write that switched it off as PyBoy times that write (`frame_start` is
 /// emurust's time of it; 0 at power-on). The CPU stops at the first
 /// instruction boundary from there, as PyBoy's does. (With the LCD off in
@@ -166,7 +168,7 @@ fn pyboy_frame_end(hw: &Hardware) -> u64 {
     if let Some(line0) = hw.ppu.next_frame_start() {
         // The PPU counts dots; a CGB in double speed runs the CPU's clock
         // twice as fast (`Hardware::cpu_time_of`; the identity otherwise).
-        return hw.cpu_time_of(line0) + 4;
+        return hw.cpu_time_of(line0 + 4);
     }
     let origin = hw.frame_start.saturating_sub(PYBOY_WRITE_EARLY);
     if origin > hw.now {

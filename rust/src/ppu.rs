@@ -876,6 +876,58 @@ impl Ppu {
         self.lyc = lyc;
     }
 
+    /// A CGB's VRAM banks, VBK, palette RAM, BCPS/OCPS and OPRI from an
+    /// imported state (`None` fields keep the machine's); nothing on a DMG.
+    /// Call after [`Ppu::import_memory`], whose VRAM is bank 0.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn import_cgb(
+        &mut self,
+        vram1: Option<&[u8; 0x2000]>,
+        vbk: u8,
+        pal: Option<&[u8; 128]>,
+        bcps: Option<u8>,
+        ocps: Option<u8>,
+        opri: Option<u8>,
+    ) {
+        let Some(c) = self.cgb.as_deref_mut() else {
+            return;
+        };
+        // `import_memory` wrote bank 0 where the CPU's bank is: VBK 0.
+        c.vbk = 0;
+        if let Some(v) = vram1 {
+            c.vram_other.copy_from_slice(v);
+        }
+        if vbk & 1 != 0 {
+            c.vbk = 1;
+            std::mem::swap(&mut self.vram, &mut c.vram_other);
+        }
+        if let Some(p) = pal {
+            c.pal = *p;
+        }
+        if let Some(v) = bcps {
+            c.bcps = v & 0xBF;
+        }
+        if let Some(v) = ocps {
+            c.ocps = v & 0xBF;
+        }
+        if let Some(v) = opri {
+            c.opri = v & 1;
+        }
+        self.obj_lines_valid = false;
+        self.content_gen += 1;
+    }
+
+    /// Replace a CGB's last drawn frame: palette slots (0-63), every line
+    /// drawn with the palette RAM as it is now.
+    pub(crate) fn import_frame_cgb(&mut self, slots: &[u8; PIXELS]) {
+        self.frame.copy_from_slice(slots);
+        self.lines_valid = [0; 3];
+        if let Some(c) = self.cgb.as_deref_mut() {
+            let pal = c.pal;
+            c.line_pal.iter_mut().for_each(|l| *l = pal);
+        }
+    }
+
     /// Replace the last drawn frame (shades 0..=3, row-major).
     pub(crate) fn import_frame(&mut self, shades: &[u8; PIXELS]) {
         self.frame.copy_from_slice(shades);

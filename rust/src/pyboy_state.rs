@@ -1,5 +1,6 @@
 //! PyBoy save states: reading the files `PyBoy.save_state` writes (PyBoy
-//! 2.8.1, state format version 29) into an emurust machine.
+//! 2.8.1, state format version 29) into an emurust machine, DMG or CGB, and
+//! writing them ([`GameBoy::save_pyboy_state`]).
 //!
 //! # The format
 //!
@@ -11,13 +12,13 @@
 //!
 //! | part | fields |
 //! | --- | --- |
-//! | header | format version (29), boot ROM mapped, KEY0, KEY1, double speed, CGB mode (then the CGB HDMA registers, CGB only) |
+//! | header | format version (29), boot ROM mapped, KEY0, KEY1, double speed, CGB hardware; on a CGB then the HDMA: HDMA1-5, HBlank DMA running, current source and destination (16 bits) |
 //! | CPU | A F B C D E, HL SP PC (16 bits), IME, EI delay, halted, stopped, IE, interrupt queued, IF, cycles since power-on (64 bits) |
 //! | OAM DMA | active, reading, source page, bytes copied, start cycle (64 bits) |
-//! | LCD | VRAM (8 KiB), OAM (160), LCDC BGP OBP0 OBP1, STAT, LY, LYC, SCY SCX WY WX, object priority, 144 x 5 bytes of per-line scroll registers, CGB, downgraded to DMG, speed shift, frame done, first frame after LCD on, reset pending, last cycles, clock, clock target (64 bits each), next STAT mode, STAT transition (then CGB VRAM and palettes) |
+//! | LCD | VRAM (bank 0, 8 KiB), OAM (160), LCDC BGP OBP0 OBP1, STAT, LY, LYC, SCY SCX WY WX, object priority (OPRI), 144 x 5 bytes of per-line scroll registers, CGB, downgraded to DMG, speed shift, frame done, first frame after LCD on, reset pending, last cycles, clock, clock target (64 bits each), next STAT mode, STAT transition; in CGB mode then VRAM bank 1, VBK, BCPS (value, auto-increment, index, high byte), 32 background colours (16 bits), OCPS, 32 object colours |
 //! | sound | buffer head, samples per frame, cycles per sample (double), the sample buffer (2 x (samples per frame + 1) bytes), speed shift, two cycle targets (doubles), cycles to interrupt, cycles, last cycles, frame-sequencer counter and step (64 bits), power-on after DIV write, power, sampling off, NR51 as 8 bytes, NR50, then the four channels' registers and timers |
 //! | screen | 144 x 160 pixels of 32-bit RGBA and an attribute byte each, window-Y latch |
-//! | RAM | WRAM (8 KiB on the DMG), 0xFEA0-0xFEFF, I/O 0xFF00-0xFF4B, HRAM; then the WRAM bank select |
+//! | RAM | WRAM (8 KiB on the DMG, 32 KiB: banks 0-7 on a CGB), 0xFEA0-0xFEFF, I/O 0xFF00-0xFF4B, HRAM; then the WRAM bank select (SVBK) |
 //! | timer | DIV, TIMA, the 16-bit system counter, reload countdown (16 bits), TMA, TAC, reload state, last cycles, cycles to interrupt |
 //! | cartridge | ROM bank, RAM bank, RAM enabled, banking mode, every RAM bank (8 KiB each, as many as PyBoy gives the header's RAM size), the clock (MBC3+TIMER), MBC1's two bank registers, MBC5's rumble flags |
 //! | joypad, serial, SGB | the pressed buttons (two nibbles, 0 = pressed); SB, SC, transfer on, internal clock, four 64-bit times; the SGB state |
@@ -54,14 +55,59 @@
 //!   own clock.
 //! * **Screen.** PyBoy's last frame is mapped back to shades by the nearest
 //!   of PyBoy's default greys (FF/99/55/00).
-//! * The SGB state, the CGB registers and PyBoy's sample buffer are read and
-//!   ignored (emurust emulates the DMG without SGB features).
+//! * The SGB state and PyBoy's sample buffer are read and ignored (emurust
+//!   has no SGB features).
 //!
-//! A state from another format version, from PyBoy in CGB mode, or one that
+//! # The Game Boy Color
+//!
+//! A state PyBoy saved emulating a CGB (`cgb=True`, or a CGB game with
+//! `cgb=None`) loads into a CGB machine (`model="cgb"`), one of a DMG into
+//! a DMG; the other pairings, and a CGB state in CGB mode loaded where the
+//! machine runs the cartridge in DMG compatibility mode (or the reverse),
+//! are refused. Taken over: KEY1 (the armed bit) and the speed, the HDMA
+//! (source, destination, blocks left, HBlank DMA running), VRAM bank 1 and
+//! VBK, the palette RAM and BCPS/OCPS, OPRI, work RAM banks 0-7 and SVBK,
+//! and 0xFEA0-0xFEFF. Where the two differ:
+//!
+//! * **The clocks.** Both count CPU T-cycles (4 an M-cycle in both speeds);
+//!   in double speed the PPU and APU count dots at half that rate. emurust's
+//!   dot clock is set equal to the CPU's at the load (`CgbHw::dots`) and the
+//!   PPU placed at PyBoy's LCD clock, in dots, as on the DMG: PyBoy's LY
+//!   wrap 4 dots after emurust's line 0 starts, in both speeds (in double
+//!   speed that is 8 CPU T-cycles; with 4, µCity's frame ends fell apart
+//!   more often: 27 against 16 of 300 frames with inputs).
+//! * **KEY0.** PyBoy keeps the byte its boot ROM wrote (bit 2: a DMG
+//!   cartridge); emurust's mode follows the cartridge header and must agree.
+//!   Written as PyBoy's boot ROM leaves it (0, or 4 in compatibility mode).
+//! * **KEY1.** PyBoy keeps the byte the game wrote (bit 7 flipped by each
+//!   switch); emurust takes bit 0 (armed) and the speed. Written as bit 7 =
+//!   double speed, bit 0 = armed.
+//! * **OPRI.** PyBoy does not emulate it and holds 0xFF until a game writes
+//!   FF6C: 0xFF loads as the boot ROM's value (0 in CGB mode, 1 in DMG
+//!   compatibility mode), and that value is written as 0xFF.
+//! * **HDMA.** PyBoy's HDMA1-4 are the bytes written (then the address
+//!   reached); emurust keeps only the current source and destination, from
+//!   which HDMA1-4 are written. HDMA5 is written as emurust reads it (0xFF
+//!   after a transfer, bit 7 clear while an HBlank DMA runs).
+//! * **0xFEA0-0xFEFF.** PyBoy keeps 96 bytes; emurust's CGB (revision C)
+//!   has 24, each at four addresses (address bits 3 and 4 not decoded):
+//!   the byte at the address with both bits clear is taken; each address is
+//!   written with the byte it reads.
+//! * **Not in PyBoy's state**: FF72-FF75 and RP (FF56), which keep the
+//!   loading machine's values, and the palettes of DMG compatibility mode
+//!   (PyBoy's LCD is downgraded to DMG rendering with `cgb_color_palette`
+//!   and saves no palette RAM), which keep the loading machine's.
+//! * **Screen.** Each RGBA pixel of PyBoy's last frame becomes the palette
+//!   slot of the same colour (`x << 3`) in the loaded palette RAM (the
+//!   nearest colour if none is equal); written with PyBoy's conversion from
+//!   each line's palettes. The attribute byte is approximated as on the DMG.
+//!
+//! A state from another format version, from the other model, or one that
 //! does not match the ROM (cartridge section of the wrong length) is
 //! rejected with `Error::InvalidState` and the machine is left unchanged.
 
 use crate::apu::{Apu, ApuImport, ChannelImport};
+use crate::cgb::WRAM_BANK;
 use crate::error::{Error, Result};
 use crate::gameboy::GameBoy;
 use crate::ppu::{PpuPosition, DOTS_PER_FRAME};
@@ -228,6 +274,71 @@ pub struct PyBoyState {
     pub buttons: u8,
     pub sb: u8,
     pub sc: u8,
+    /// OPRI as PyBoy keeps it (0xFF until a game writes FF6C).
+    pub object_priority: u8,
+    /// 0xFEA0-0xFEFF (PyBoy keeps 96 bytes on both models).
+    pub unusable: [u8; 0x60],
+    /// The CGB's part: `Some` for a state PyBoy saved emulating a CGB
+    /// (`cgb=True`, or a CGB game with `cgb=None`).
+    pub cgb: Option<PyBoyCgb>,
+}
+
+/// The CGB's part of a PyBoy state.
+#[derive(Clone, Debug)]
+pub struct PyBoyCgb {
+    pub key0: u8,
+    /// KEY1 as PyBoy keeps it: the byte the game wrote, bit 7 flipped (and
+    /// bit 0 cleared) by each speed switch.
+    pub key1: u8,
+    pub double_speed: bool,
+    /// HDMA1-HDMA5 as PyBoy keeps them.
+    pub hdma_regs: [u8; 5],
+    /// An HBlank DMA is running.
+    pub hdma_active: bool,
+    /// The HDMA's current source and destination (0x8000-0x9FF0).
+    pub hdma_src: u16,
+    pub hdma_dst: u16,
+    /// The LCD's speed shift (1 in double speed).
+    pub lcd_speed_shift: u8,
+    /// The LCD's CGB part; `None` when the boot ROM downgraded it to DMG
+    /// rendering (a DMG cartridge: DMG compatibility mode).
+    pub lcd: Option<PyBoyCgbLcd>,
+    /// Work RAM banks 0-7, 4 KiB each.
+    pub wram: Box<[u8; 0x8000]>,
+    /// SVBK as written (bits 0-2).
+    pub svbk: u8,
+}
+
+/// The CGB part of PyBoy's LCD state (CGB mode only).
+#[derive(Clone, Debug)]
+pub struct PyBoyCgbLcd {
+    pub vram1: Box<[u8; 0x2000]>,
+    pub vbk: u8,
+    /// BCPS and OCPS as emurust keeps them (auto-increment in bit 7, the
+    /// byte index in bits 0-5).
+    pub bcps: u8,
+    pub ocps: u8,
+    /// Palette RAM as emurust keeps it: 64 background bytes, then 64
+    /// object bytes (little-endian 15-bit colours).
+    pub pal: [u8; 128],
+}
+
+/// PyBoy's palette index register (value, auto-increment, index, high
+/// byte) as the one byte it stands for.
+fn palette_index(r: &mut In, what: &str) -> Result<u8> {
+    r.skip(1, what)?; // the value written (bit 6 may be set by an increment)
+    let auto = r.u8(what)? & 1;
+    let index = r.u8(what)? & 0x1F;
+    let hl = r.u8(what)? & 1;
+    Ok(auto << 7 | index << 1 | hl)
+}
+
+/// PyBoy's palette memory (32 16-bit colours) into `out` (64 bytes).
+fn palette_memory(r: &mut In, out: &mut [u8], what: &str) -> Result<()> {
+    for c in out.chunks_exact_mut(2) {
+        c.copy_from_slice(&r.u16(what)?.to_le_bytes());
+    }
+    Ok(())
 }
 
 /// PyBoy's cartridge classes, by header type byte (`CARTRIDGE_TABLE`).
@@ -393,13 +504,20 @@ pub fn parse(data: &[u8], rom: &[u8]) -> Result<PyBoyState> {
         )));
     }
     let boot_rom_mapped = r.flag("boot ROM flag")?;
-    r.skip(3, "KEY0, KEY1, double speed")?;
-    if r.flag("CGB flag")? {
-        return Err(Error::InvalidState(
-            "the PyBoy state was saved in CGB mode (a Game Boy Color game, or cgb=True); \
-             emurust emulates the DMG only: save it from PyBoy(..., cgb=False)"
-                .into(),
-        ));
+    let key0 = r.u8("KEY0")?;
+    let key1 = r.u8("KEY1")?;
+    let double_speed = r.flag("double speed")?;
+    let is_cgb = r.flag("CGB flag")?;
+    let mut hdma = None;
+    if is_cgb {
+        let mut regs = [0u8; 5];
+        for (i, reg) in regs.iter_mut().enumerate() {
+            *reg = r.u8(["HDMA1", "HDMA2", "HDMA3", "HDMA4", "HDMA5"][i])?;
+        }
+        let active = r.flag("HDMA transfer active")?;
+        let src = r.u16("HDMA source")?;
+        let dst = r.u16("HDMA destination")?;
+        hdma = Some((regs, active, src, dst));
     }
     let mut regs = [0u8; 8];
     for (i, reg) in regs.iter_mut().take(6).enumerate() {
@@ -440,18 +558,41 @@ pub fn parse(data: &[u8], rom: &[u8]) -> Result<PyBoyState> {
     let scx = r.u8("SCX")?;
     let wy = r.u8("WY")?;
     let wx = r.u8("WX")?;
-    r.skip(1 + 144 * 5, "object priority and line registers")?;
-    if r.flag("LCD CGB flag")? {
-        return Err(Error::InvalidState(
-            "the PyBoy state's LCD is in CGB mode; emurust emulates the DMG only".into(),
-        ));
+    let object_priority = r.u8("object priority")?;
+    r.skip(144 * 5, "line registers")?;
+    let lcd_cgb = r.flag("LCD CGB flag")?;
+    let downgraded = r.flag("LCD downgrade flag")?;
+    if (lcd_cgb || downgraded) != is_cgb || (lcd_cgb && downgraded) {
+        return Err(Error::InvalidState(format!(
+            "corrupted PyBoy state: the machine's CGB flag ({is_cgb}) does not match its \
+             LCD's (CGB {lcd_cgb}, downgraded to DMG {downgraded})"
+        )));
     }
-    r.skip(3, "LCD downgrade flag, speed shift, frame done")?;
+    let lcd_speed_shift = r.u8("LCD speed shift")?;
+    r.skip(1, "frame done")?;
     let first_frame = r.flag("first frame")?;
     let lcd_reset = r.flag("LCD reset")?;
     r.skip(8, "LCD last cycles")?;
     let lcd_clock = r.u64("LCD clock")?;
     r.skip(8 + 2, "LCD clock target and STAT transition")?;
+    let mut cgb_lcd = None;
+    if lcd_cgb {
+        let mut vram1 = Box::new([0u8; 0x2000]);
+        vram1.copy_from_slice(r.take(0x2000, "VRAM bank 1")?);
+        let vbk = r.u8("VBK")? & 1;
+        let mut pal = [0u8; 128];
+        let bcps = palette_index(&mut r, "BCPS")?;
+        palette_memory(&mut r, &mut pal[..64], "background palettes")?;
+        let ocps = palette_index(&mut r, "OCPS")?;
+        palette_memory(&mut r, &mut pal[64..], "object palettes")?;
+        cgb_lcd = Some(PyBoyCgbLcd {
+            vram1,
+            vbk,
+            bcps,
+            ocps,
+            pal,
+        });
+    }
 
     // Sound
     let mut snd = SoundState::default();
@@ -526,13 +667,38 @@ pub fn parse(data: &[u8], rom: &[u8]) -> Result<PyBoyState> {
 
     // RAM
     let mut wram = Box::new([0u8; 0x2000]);
-    wram.copy_from_slice(r.take(0x2000, "WRAM")?);
-    r.skip(0x60, "0xFEA0-0xFEFF")?;
+    let mut cgb_wram = None;
+    if is_cgb {
+        let mut banks = Box::new([0u8; 0x8000]);
+        banks.copy_from_slice(r.take(0x8000, "WRAM (8 banks)")?);
+        wram.copy_from_slice(&banks[..0x2000]);
+        cgb_wram = Some(banks);
+    } else {
+        wram.copy_from_slice(r.take(0x2000, "WRAM")?);
+    }
+    let mut unusable = [0u8; 0x60];
+    unusable.copy_from_slice(r.take(0x60, "0xFEA0-0xFEFF")?);
     let mut io = [0u8; 0x4C];
     io.copy_from_slice(r.take(0x4C, "I/O registers")?);
     let mut hram = [0u8; 0x7F];
     hram.copy_from_slice(r.take(0x7F, "HRAM")?);
-    r.skip(1, "WRAM bank select")?;
+    let svbk = r.u8("WRAM bank select")? & 7;
+    let cgb = match (hdma, cgb_wram) {
+        (Some((hdma_regs, hdma_active, hdma_src, hdma_dst)), Some(wram)) => Some(PyBoyCgb {
+            key0,
+            key1,
+            double_speed,
+            hdma_regs,
+            hdma_active,
+            hdma_src,
+            hdma_dst,
+            lcd_speed_shift,
+            lcd: cgb_lcd,
+            wram,
+            svbk,
+        }),
+        _ => None,
+    };
 
     // Timer
     r.skip(1, "DIV")?;
@@ -647,6 +813,9 @@ pub fn parse(data: &[u8], rom: &[u8]) -> Result<PyBoyState> {
         buttons,
         sb,
         sc,
+        object_priority,
+        unusable,
+        cgb,
     })
 }
 
@@ -659,6 +828,38 @@ fn shade_of(px: &[u8]) -> u8 {
     (0..4u8)
         .min_by_key(|&s| (PYBOY_GREYS[s as usize] as i32 - luma as i32).unsigned_abs())
         .unwrap_or(0)
+}
+
+/// A CGB frame of RGBA pixels (PyBoy's `x << 3` colours) as palette slots
+/// of palette RAM `pal`: each pixel the first slot of its colour
+/// (background palettes first), or of the nearest colour.
+fn cgb_slots(screen: &[u8; PIXELS * 4], pal: &[u8; 128]) -> Box<[u8; PIXELS]> {
+    let colours: Vec<[i32; 3]> = (0..64u8)
+        .map(|s| {
+            let c = crate::screen::slot_color(pal, s);
+            [c & 31, (c >> 5) & 31, (c >> 10) & 31].map(|x| x as i32)
+        })
+        .collect();
+    let mut slots = Box::new([0u8; PIXELS]);
+    let mut last: Option<([u8; 3], u8)> = None;
+    for (slot, px) in slots.iter_mut().zip(screen.chunks_exact(4)) {
+        let rgb = [px[0], px[1], px[2]];
+        if let Some((l, s)) = last.filter(|(l, _)| *l == rgb) {
+            let _ = l;
+            *slot = s;
+            continue;
+        }
+        let want = rgb.map(|x| (x >> 3) as i32);
+        let s = (0..64u8)
+            .min_by_key(|&s| {
+                let c = colours[s as usize];
+                (0..3).map(|i| (c[i] - want[i]).pow(2)).sum::<i32>()
+            })
+            .unwrap_or(0);
+        last = Some((rgb, s));
+        *slot = s;
+    }
+    slots
 }
 
 /// PyBoy's sound state as emurust's APU import.
@@ -735,14 +936,51 @@ impl GameBoy {
     /// filled in). The clock becomes PyBoy's (T-cycles since power-on); the
     /// frame count is kept. On error the machine is unchanged.
     pub fn load_pyboy_state(&mut self, data: &[u8]) -> Result<()> {
-        if self.model() != crate::cgb::Model::Dmg {
-            return Err(Error::InvalidState(
-                "PyBoy states load into a DMG only (model=\"dmg\", PyBoy(..., cgb=False)); \
-                 PyBoy's CGB states are not read yet"
-                    .into(),
-            ));
-        }
         let st = parse(data, self.cartridge().rom())?;
+        let machine_cgb = self.model() == crate::cgb::Model::Cgb;
+        match (&st.cgb, machine_cgb) {
+            (None, true) => {
+                return Err(Error::InvalidState(
+                    "this PyBoy state was saved emulating a DMG (cgb=False, or a DMG game with \
+                     cgb=None); this machine is a Game Boy Color: load it into model=\"dmg\" \
+                     (PyBoy(..., cgb=False))"
+                        .into(),
+                ))
+            }
+            (Some(_), false) => {
+                return Err(Error::InvalidState(
+                    "this PyBoy state was saved emulating a Game Boy Color (cgb=True, or a CGB \
+                     game with cgb=None); this machine is a DMG: load it into model=\"cgb\" \
+                     (PyBoy(..., cgb=True))"
+                        .into(),
+                ))
+            }
+            (Some(cgb), true) => {
+                let state_mode = cgb.lcd.is_some();
+                if state_mode != self.hardware().cgb_mode() {
+                    let mode = |m: bool| {
+                        if m {
+                            "CGB mode"
+                        } else {
+                            "DMG compatibility mode"
+                        }
+                    };
+                    return Err(Error::InvalidState(format!(
+                        "this PyBoy state's Game Boy Color runs in {}, this machine in {} \
+                         (the cartridge header decides: was the state saved with another game?)",
+                        mode(state_mode),
+                        mode(self.hardware().cgb_mode())
+                    )));
+                }
+                if cgb.lcd_speed_shift > 1 || (cgb.lcd_speed_shift == 1) != cgb.double_speed {
+                    return Err(Error::InvalidState(format!(
+                        "corrupted PyBoy state: double speed {} with an LCD speed shift of {}",
+                        cgb.double_speed, cgb.lcd_speed_shift
+                    )));
+                }
+            }
+            (None, false) => {}
+        }
         let (core, ram, screen) = self.parts_mut();
         let mut c = core.clone();
         let now = st.cycles;
@@ -752,6 +990,32 @@ impl GameBoy {
             )));
         }
         c.hw.import_reset(now, st.boot_rom_mapped, st.io[0x46]);
+        // A CGB: the speed, and the dot clock of the PPU and APU, equal to
+        // the CPU's clock now (`CgbHw::dots`), then the registers of its own.
+        let double = st.cgb.as_ref().is_some_and(|g| g.double_speed);
+        if let (Some(g), Some(h)) = (&st.cgb, c.hw.cgb.as_deref_mut()) {
+            h.double = g.double_speed;
+            h.cpu_base = now;
+            h.dot_base = now;
+            h.key1_armed = g.key1 & 1 != 0;
+            h.svbk = g.svbk;
+            h.hdma = crate::cgb::Hdma {
+                src: g.hdma_src & 0xFFF0,
+                dst: g.hdma_dst & 0x1FF0,
+                blocks: g.hdma_regs[4] & 0x7F,
+                hblank: g.hdma_active,
+            };
+            // Banks 2-7 live here, 0 and 1 in the RAM block (below).
+            h.wram[..2 * WRAM_BANK].fill(0);
+            h.wram[2 * WRAM_BANK..].copy_from_slice(&g.wram[2 * WRAM_BANK..]);
+            // 24 bytes, each at four addresses: PyBoy's byte at the address
+            // with bits 3 and 4 clear.
+            h.unusable = [0; 0x60];
+            for i in (0..0x60).filter(|i| i & 0x18 == 0) {
+                h.unusable[i] = st.unusable[i];
+            }
+            c.hw.speed_mapped = double;
+        }
         if st.boot_rom_mapped && !c.hw.boot_rom_mapped() {
             return Err(Error::InvalidState(
                 "the PyBoy state was saved while its boot ROM was running; load it into a \
@@ -868,6 +1132,25 @@ impl GameBoy {
         ppu.obp1 = st.obp1;
         ppu.lcdc = st.lcdc;
         ppu.import_memory(&st.vram, &st.oam, st.stat, st.lyc);
+        if let Some(g) = &st.cgb {
+            let lcd = g.lcd.as_ref();
+            // OPRI: PyBoy holds 0xFF until a game writes it (it does not
+            // emulate it): the boot ROM's value (0 in CGB mode, 1 in DMG
+            // compatibility mode).
+            let opri = Some(match st.object_priority {
+                0xFF => lcd.is_none() as u8,
+                v => v & 1,
+            });
+            ppu.import_cgb(
+                lcd.map(|l| &*l.vram1),
+                lcd.map_or(0, |l| l.vbk),
+                lcd.map(|l| &l.pal),
+                lcd.map(|l| l.bcps),
+                lcd.map(|l| l.ocps),
+                opri,
+            );
+            ppu.set_hdma_wake(g.hdma_active);
+        }
         let clock = st.lcd_clock % DOTS_PER_FRAME;
         let position = if st.lcdc & 0x80 == 0 {
             PpuPosition::Off {
@@ -880,24 +1163,31 @@ impl GameBoy {
                 at: now.saturating_sub(st.lcd_clock),
             }
         } else {
-            // PyBoy's mode 2 of line 0 (its LY wrap) is at clock 0, one
-            // M-cycle after emurust's line 0 starts.
+            // PyBoy's mode 2 of line 0 (its LY wrap) is at clock 0, 4
+            // dots after emurust's line 0 starts.
             PpuPosition::InFrame { dots: clock + 4 }
         };
         ppu.import_position(now, position);
-        let mut shades = [0u8; PIXELS];
-        for (s, px) in shades.iter_mut().zip(st.screen.chunks_exact(4)) {
-            *s = shade_of(px);
+        if let Some(pal) = ppu.palette_ram().copied() {
+            ppu.import_frame_cgb(&cgb_slots(&st.screen, &pal));
+        } else {
+            let mut shades = [0u8; PIXELS];
+            for (s, px) in shades.iter_mut().zip(st.screen.chunks_exact(4)) {
+                *s = shade_of(px);
+            }
+            ppu.import_frame(&shades);
         }
-        ppu.import_frame(&shades);
         c.hw.frame_start = match position {
             // PyBoy counts blank frames from its LCDC write, which it times
             // 8 T-cycles earlier than emurust (`hooks.rs`).
-            PpuPosition::Off { .. } => now - clock.min(now) + 8,
+            // (PyBoy's clock counts dots: 2 CPU T-cycles each in double speed.)
+            PpuPosition::Off { .. } => now - (clock << double as u32).min(now) + 8,
             // The last VBlank start (line 144), where the frame grid is kept.
             PpuPosition::InFrame { dots } => {
                 let vblank = 144 * crate::clock::DOTS_PER_LINE;
-                now.saturating_sub((dots + DOTS_PER_FRAME - vblank) % DOTS_PER_FRAME)
+                let since = (dots + DOTS_PER_FRAME - vblank) % DOTS_PER_FRAME;
+                // In double speed the CPU's clock runs two T-cycles a dot.
+                now.saturating_sub(since << double as u32)
             }
             PpuPosition::SwitchedOnAt { .. } => now,
         };
@@ -908,9 +1198,13 @@ impl GameBoy {
         } else {
             let rate = c.hw.apu.sample_rate();
             c.hw.apu = Apu::post_boot();
+            if machine_cgb {
+                c.hw.apu.make_cgb();
+            }
             // A fresh APU: give it the machine's reference setting again.
             c.hw.set_reference(c.hw.reference());
-            let counter = c.hw.timer.system_counter(now);
+            // In double speed the APU sees the counter halved (`apu_clock`).
+            let counter = c.hw.timer.system_counter(now) >> double as u32;
             c.hw.apu.catch_up(now, counter);
             c.hw.apu.set_sample_rate(rate)?;
         }
@@ -919,11 +1213,14 @@ impl GameBoy {
         let mut new_ram = *ram;
         new_ram[..0x2000].copy_from_slice(&st.wram[..]);
         new_ram[0x2000..].copy_from_slice(&st.hram);
+        c.hw.map_wram_bank();
         if st.dma_active && st.dma_copied < 160 {
             let src = (st.dma_source as u16) << 8;
             for i in st.dma_copied as u16..160 {
                 let addr = src | i;
                 let v = match addr {
+                    // A CGB reads its banked work RAM, OAM and 0xFEA0-0xFEFF.
+                    _ if machine_cgb => c.hw.peek(&new_ram, addr),
                     0xC000..=0xFFFF => new_ram[(addr & 0x1FFF) as usize],
                     _ => c.hw.peek(&new_ram, addr),
                 };
@@ -992,12 +1289,12 @@ fn idle_square(o: &mut Out) {
 /// The sound section as PyBoy started with `sound_emulated=False` saves it
 /// (its APU never runs, so every such state holds these values but the
 /// clock).
-fn idle_sound(o: &mut Out, now: u64) {
+fn idle_sound(o: &mut Out, now: u64, speed_shift: u8) {
     o.u64(0); // buffer head
     o.u64(PYBOY_SAMPLES_PER_FRAME);
     o.f64(crate::clock::CLOCK_HZ as f64 / 48_000.0); // T-cycles per sample
     o.zeros((PYBOY_SAMPLES_PER_FRAME as usize + 1) * 2); // the sample buffer
-    o.u8(0); // speed shift
+    o.u8(speed_shift);
     o.f64(PYBOY_NEVER as f64);
     o.f64(PYBOY_NEVER as f64);
     o.u64(PYBOY_NEVER); // cycles to interrupt
@@ -1046,16 +1343,16 @@ impl GameBoy {
     /// emulates (not an MBC3 with a clock or an MBC1 multicart); else
     /// `InvalidState` naming what is in the way. The sound section is the
     /// one a PyBoy with `sound_emulated=False` saves (its APU never runs);
-    /// the screen is written in the machine's palette.
+    /// the screen is written in the machine's palette (a CGB's: the colours
+    /// of each line's palettes, PyBoy's `x << 3` conversion). On a CGB the
+    /// CGB's fields are written too (see the module docs, "The Game Boy
+    /// Color").
     pub fn save_pyboy_state(&mut self) -> Result<Vec<u8>> {
         let refuse = |why: &str| {
             Err(Error::InvalidState(format!(
                 "cannot write a PyBoy state now: {why}"
             )))
         };
-        if self.model() != crate::cgb::Model::Dmg {
-            return refuse("PyBoy states are written for a DMG only (this machine is a CGB)");
-        }
         self.catch_up();
         let rom = self.cartridge().rom().clone();
         let (core, ram, screen) = self.parts_mut();
@@ -1064,13 +1361,18 @@ impl GameBoy {
         // PyBoy's LCD clock: T-cycles since its LY wrapped to 0 (4 after
         // emurust's line 0 began); its frames end at the first instruction
         // boundary from there, in the line's OAM scan (80 T-cycles).
-        let clock = match hw.ppu.frame_dots(now) {
+        let cgb = hw.cgb.as_deref();
+        let cgb_mode = hw.cgb_mode();
+        let double = cgb.is_some_and(|g| g.double);
+        // Dots from emurust's line 0 to PyBoy's LY wrap.
+        let early = 4;
+        let clock = match hw.ppu.frame_dots(hw.dots_at(now)) {
             None => {
                 return refuse(
                     "the LCD is off (PyBoy states are written at frame ends with the LCD on)",
                 )
             }
-            Some(d) if (4..84).contains(&d) => d - 4,
+            Some(d) if (early..84).contains(&d) => d - early,
             Some(_) => {
                 return refuse(
                     "not at a frame end as PyBoy's tick() leaves it (LY just wrapped to 0)",
@@ -1109,9 +1411,28 @@ impl GameBoy {
         })?;
 
         let mut o = Out(Vec::with_capacity(160_000));
-        // Header: version, boot ROM, KEY0, KEY1, double speed, CGB.
+        // Header: version, boot ROM, KEY0, KEY1, double speed, CGB (then
+        // the HDMA).
         o.u8(PYBOY_STATE_VERSION);
-        o.zeros(5);
+        o.u8(0);
+        match cgb {
+            None => o.zeros(4),
+            Some(g) => {
+                // KEY0 as PyBoy's boot ROM leaves it (bit 2: a DMG cartridge).
+                o.u8(if cgb_mode { 0 } else { 4 });
+                o.u8((g.double as u8) << 7 | g.key1_armed as u8);
+                o.flag(g.double);
+                o.u8(1);
+                let (src, dst) = (g.hdma.src, g.hdma.dst | 0x8000);
+                o.bytes(&[(src >> 8) as u8, src as u8, (dst >> 8) as u8, dst as u8]);
+                // HDMA5: the blocks left less one; bit 7 clear while an
+                // HBlank DMA runs (0xFF once done).
+                o.u8(if g.hdma.hblank { 0 } else { 0x80 } | g.hdma.blocks);
+                o.flag(g.hdma.hblank);
+                o.u16(src);
+                o.u16(dst);
+            }
+        }
         // CPU. PyBoy keeps PC on a HALT while halted.
         let r = core.cpu.registers();
         o.bytes(&[r.a, r.f, r.b, r.c, r.d, r.e]);
@@ -1143,21 +1464,33 @@ impl GameBoy {
         }
         // LCD at its frame end: line 0, mode 2.
         let ppu = &hw.ppu;
-        o.bytes(&ppu.vram()[..]);
+        o.bytes(&ppu.vram_bank_data(0)[..]);
         o.bytes(&ppu.oam()[..]);
         let lcdc = ppu.lcdc;
         o.bytes(&[lcdc, ppu.bgp, ppu.obp0, ppu.obp1]);
         let lyc = hw.peek(ram, 0xFF45);
         o.u8(0x80 | ppu.stat_enables() | ((lyc == 0) as u8) << 2 | 2);
         o.bytes(&[0, lyc, ppu.scy, ppu.scx, ppu.wy, ppu.wx]);
-        o.u8(0xFF); // object priority (CGB)
+        // OPRI: 0xFF (PyBoy's value until a game writes it) where it holds
+        // the boot ROM's value (`load_pyboy_state` reads it back so).
+        let pc = ppu.cgb.as_deref();
+        let opri = pc.map(|p| p.opri);
+        o.u8(match opri {
+            Some(v) if v != (!cgb_mode) as u8 => v,
+            _ => 0xFF,
+        });
         let lines = ppu
             .line_registers()
             .unwrap_or_else(|| vec![[ppu.scx, ppu.scy, ppu.wx, ppu.wy]; 144]);
         for l in &lines {
             o.bytes(&[l[0], l[1], l[2], l[3], lcdc & 0x10]);
         }
-        o.zeros(3); // CGB, downgraded, speed shift
+        // CGB, downgraded to DMG (compatibility mode), speed shift.
+        o.bytes(&[
+            cgb_mode as u8,
+            (cgb.is_some() && !cgb_mode) as u8,
+            double as u8,
+        ]);
         o.u8(1); // frame done
         o.zeros(2); // first frame after LCD on, reset
         o.u64(now); // last cycles
@@ -1165,20 +1498,53 @@ impl GameBoy {
         o.u64(80); // clock target: mode 3 of line 0
         o.u8(3); // next STAT mode
         o.u8(0); // STAT transition
-        idle_sound(&mut o, now);
+        if let (true, Some(pal), Some(p)) = (cgb_mode, ppu.palette_ram(), pc) {
+            o.bytes(&ppu.vram_bank_data(1)[..]);
+            o.u8(p.vbk & 1);
+            let (bcps, ocps) = (p.bcps & 0xBF, p.ocps & 0xBF);
+            // PyBoy's index registers: the value, auto-increment, index, high.
+            let index_reg = |spec: u8| [spec, spec >> 7, (spec >> 1) & 0x1F, spec & 1];
+            o.bytes(&index_reg(bcps));
+            o.bytes(&pal[..64]);
+            o.bytes(&index_reg(ocps));
+            o.bytes(&pal[64..]);
+        }
+        idle_sound(&mut o, now, double as u8);
         // Screen: the last frame, RGBA, and an attribute byte a pixel.
         // The attribute PyBoy's renderer keeps (background colour 0 there) is
         // only read while a line is drawn; it is approximated from the shade.
-        let pal = screen.palette();
-        let colour0 = ppu.bgp & 3;
-        for &s in ppu.frame().iter() {
-            let [r, g, b] = pal[(s & 3) as usize];
-            o.bytes(&[r, g, b, 0xFF, (s & 3 == colour0) as u8]);
+        if let Some(lines) = ppu.line_palettes() {
+            // A CGB: palette slots in each line's palettes, PyBoy's colours;
+            // the attribute says "colour 0 of a background palette".
+            let conv = crate::screen::ColorConversion::Pyboy;
+            for (i, &s) in ppu.frame().iter().enumerate() {
+                let [r, g, b] = conv.rgb(crate::screen::slot_color(&lines[i / 160], s));
+                o.bytes(&[r, g, b, 0xFF, (s < 32 && s & 3 == 0) as u8]);
+            }
+        } else {
+            let pal = screen.palette();
+            let colour0 = ppu.bgp & 3;
+            for &s in ppu.frame().iter() {
+                let [r, g, b] = pal[(s & 3) as usize];
+                o.bytes(&[r, g, b, 0xFF, (s & 3 == colour0) as u8]);
+            }
         }
         o.flag(ppu.wy == 0); // window-Y latch (LY = 0 has met WY)
                              // RAM: WRAM, 0xFEA0-0xFEFF, I/O (PyBoy keeps P1 there), HRAM, WRAM bank.
-        o.bytes(&ram[..0x2000]);
-        o.zeros(0x60);
+        match cgb {
+            None => {
+                o.bytes(&ram[..0x2000]);
+                o.zeros(0x60);
+            }
+            Some(g) => {
+                for bank in 0..8 {
+                    o.bytes(g.wram_bank_bytes(ram, bank));
+                }
+                for addr in 0xFEA0..=0xFEFF {
+                    o.u8(g.unusable[crate::cgb::unusable_index(addr)]);
+                }
+            }
+        }
         // P1 as PyBoy keeps it: the selected group's buttons under 0xC0 and the
         // select bits, 0xCF with both groups or none selected.
         let p1 = hw.peek(ram, 0xFF00);
@@ -1195,7 +1561,7 @@ impl GameBoy {
         for addr in 0xFF80..=0xFFFE {
             o.u8(hw.peek(ram, addr));
         }
-        o.u8(0);
+        o.u8(cgb.map_or(0, |g| g.svbk));
         // Timer.
         let counter = hw.timer.system_counter(now);
         let tima = hw.peek(ram, 0xFF05);
@@ -1277,12 +1643,12 @@ mod tests {
     }
 
     #[test]
-    fn other_versions_cgb_and_truncated_states_are_refused_by_name() {
+    fn other_versions_and_truncated_states_are_refused_by_name() {
         assert!(message(&[]).contains("empty"));
         let m = message(&[28, 0, 0, 0, 0, 0]);
         assert!(m.contains("version 28") && m.contains("version 29"), "{m}");
-        let m = message(&[29, 0, 0, 0, 0, 1]);
-        assert!(m.contains("CGB"), "{m}");
+        let m = message(&[29, 0, 0, 0, 0, 1, 0, 0]);
+        assert!(m.contains("truncated") && m.contains("HDMA"), "{m}");
         let m = message(&[29, 0, 0, 0, 0, 0, 1, 2]);
         assert!(m.contains("truncated") && m.contains("offset 8"), "{m}");
     }
@@ -1323,6 +1689,90 @@ mod tests {
         assert_eq!(a.len(), b.len());
         let first = a.iter().zip(&b).position(|(x, y)| x != y);
         assert_eq!(first, None, "the two states differ from byte {first:?}");
+    }
+
+    /// A CGB-only cartridge (header 0xC0) whose program selects the
+    /// buttons in P1, switches to double
+    /// speed, fills palettes, VRAM bank 1 and WRAM banks, starts an HBlank
+    /// DMA and then loops writing SCX, a banked WRAM byte and BCPD.
+    fn cgb_rom() -> Vec<u8> {
+        let mut rom = rom();
+        rom[0x143] = 0xC0;
+        rom[0x100..0x103].copy_from_slice(&[0xC3, 0x50, 0x01]);
+        #[rustfmt::skip]
+        let code = [
+            0x3E, 0x10, 0xE0, 0x00, // P1: the buttons (PyBoy's 0xCF is ambiguous)
+            0x3E, 0x01, 0xE0, 0x4D, 0x10, 0x00, // KEY1 = 1; STOP: double speed
+            0x3E, 0x80, 0xE0, 0x68, // BCPS: auto-increment from 0
+            0x06, 0x40, 0x78, 0xE0, 0x69, 0x05, 0x20, 0xFA, // 64 bytes of BCPD
+            0x3E, 0x01, 0xE0, 0x4F, // VBK = 1
+            0x3E, 0x23, 0xEA, 0x00, 0x98, // attributes of map tile 0
+            0x3E, 0x05, 0xE0, 0x70, // SVBK = 5
+            0x3E, 0x55, 0xEA, 0x34, 0xD2, // [0xD234] = 0x55 in bank 5
+            0x3E, 0xC0, 0xE0, 0x51, 0xAF, 0xE0, 0x52, // HDMA source 0xC000
+            0x3E, 0x81, 0xE0, 0x53, 0xAF, 0xE0, 0x54, // HDMA destination 0x8100
+            0x3E, 0x90, 0xE0, 0x55, // HBlank DMA, 17 blocks
+            0x3E, 0x3E, 0xEA, 0xA3, 0xFE, // [0xFEA3] = 0x3E (memory on a CGB)
+            0x3C, 0xE0, 0x43, 0xEA, 0x00, 0xD1, 0xE0, 0x69, 0x18, 0xF6, // loop
+        ];
+        rom[0x150..0x150 + code.len()].copy_from_slice(&code);
+        rom
+    }
+
+    #[test]
+    fn a_cgb_pyboy_state_reads_back_as_the_same_machine() {
+        let new = || {
+            let mut gb = GameBoy::with_model(&cgb_rom(), None, crate::cgb::Model::Cgb).unwrap();
+            gb.record_line_registers(true);
+            gb
+        };
+        let mut gb = new();
+        let mut hooks = crate::hooks::HookTable::new();
+        for _ in 0..3 {
+            gb.run_pyboy_frame(true, &mut hooks);
+        }
+        assert!(gb.hardware().cgb.as_ref().unwrap().double, "double speed");
+        let state = gb.save_pyboy_state().expect("at a PyBoy frame end");
+        let mut copy = new();
+        copy.load_pyboy_state(&state).unwrap();
+        for _ in 0..5 {
+            gb.run_pyboy_frame(true, &mut hooks);
+            copy.run_pyboy_frame(true, &mut hooks);
+            assert_eq!(gb.cycles(), copy.cycles());
+            assert_eq!(gb.registers(), copy.registers());
+            assert!(gb.ram() == copy.ram(), "work RAM and HRAM");
+            for bank in 0..8 {
+                let read =
+                    |g: &GameBoy| g.read_bank(crate::cgb::BankedRegion::Wram, bank, 0, 0x1000);
+                assert!(
+                    read(&gb).unwrap() == read(&copy).unwrap(),
+                    "WRAM bank {bank}"
+                );
+            }
+            assert!(gb.screen().rgb() == copy.screen().rgb(), "the screen");
+        }
+        let (a, b) = (
+            gb.save_pyboy_state().unwrap(),
+            copy.save_pyboy_state().unwrap(),
+        );
+        let first = a.iter().zip(&b).position(|(x, y)| x != y);
+        assert_eq!((a.len(), first), (b.len(), None), "the two states differ");
+        // A DMG's state into a CGB and the reverse are refused by name.
+        let mut dmg = GameBoy::new(&busy_rom(), None).unwrap();
+        let err = dmg.load_pyboy_state(&state).unwrap_err();
+        assert!(
+            matches!(&err, Error::InvalidState(m) if m.contains("model=\"cgb\"")),
+            "{err:?}"
+        );
+        let mut hooks = crate::hooks::HookTable::new();
+        dmg.run_pyboy_frame(false, &mut hooks);
+        dmg.run_pyboy_frame(false, &mut hooks);
+        let dmg_state = dmg.save_pyboy_state().unwrap();
+        let err = new().load_pyboy_state(&dmg_state).unwrap_err();
+        assert!(
+            matches!(&err, Error::InvalidState(m) if m.contains("model=\"dmg\"")),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -67,7 +67,7 @@ import numpy as np
 import numpy.typing as npt
 
 from emurust._gameboy import BUTTONS, GameBoy, RomSource
-from emurust._pyboy_adapter import LockstepPyBoy
+from emurust._pyboy_adapter import LockstepPyBoy, packed_rgb
 from emurust.verify.allowlist import (
     DEFAULT_ALLOWLIST,
     IO_REGISTERS,
@@ -97,6 +97,18 @@ InputScript = Mapping[int, Sequence[tuple[str, str]]]
 """Frame number -> ``("press" | "release", button)`` actions applied after that frame."""
 
 MAX_DIFFS_PER_REGION = 32  # listed in a report; the count is always complete
+
+CGB_IO_REGISTERS: dict[int, int] = {
+    **IO_REGISTERS,
+    0xFF4F: 0x01,  # VBK
+    0xFF55: 0xFF,  # HDMA5
+    0xFF68: 0xBF,  # BCPS
+    0xFF6A: 0xBF,  # OCPS
+    0xFF70: 0x07,  # SVBK
+}
+"""The I/O registers compared on a CGB: the DMG's and the CGB's own. Left out: KEY1 (PyBoy
+reads back the byte written, bit 7 flipped by a switch; the speed itself shows in the clock),
+the palette data registers (the palettes show in the screen), HDMA1-4 (write-only)."""
 
 
 @dataclass
@@ -299,10 +311,12 @@ def sync_boot_rom() -> bytes:
     return bytes(boot)
 
 
-def _new_emurust(rom: bytes, boot: bytes, fault: str | None) -> GameBoy:
+def _new_emurust(rom: bytes, boot: bytes | None, fault: str | None) -> GameBoy:
+    """A DMG started from ``boot``, or with ``boot=None`` a CGB (post-boot: the CGB
+    lockstep loads PyBoy's state into it)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # header warnings are the ROM's business here
-        gb = GameBoy(rom, boot_rom=boot)
+        gb = GameBoy(rom, model="cgb") if boot is None else GameBoy(rom, boot_rom=boot)
     if fault is not None:
         gb._inject_fault(fault)
     return gb
@@ -334,7 +348,16 @@ def _state_diffs(
     for region, (start, end) in REGIONS.items():
         ours = np.frombuffer(gb.memory[start:end], dtype=np.uint8)
         diffs += _diff_arrays(region, start, ours, pb.memory(start, end))
-    for addr, mask in IO_REGISTERS.items():
+    cgb = gb.model == "cgb"
+    if cgb:
+        # Every bank, whatever VBK and SVBK map (addresses: bank << 16 | address).
+        for region, banks, start, end in (("vram", 2, 0x8000, 0xA000), ("wram", 8, 0xD000, 0xE000)):
+            for bank in range(banks):
+                offset = start & 0xFFF if region == "wram" else 0
+                ours = np.frombuffer(gb._read_bank(region, bank, offset, end - start), np.uint8)
+                theirs = pb.bank(region, bank, start, end)
+                diffs += _diff_arrays(region, bank << 16 | start, ours, theirs)
+    for addr, mask in (CGB_IO_REGISTERS if cgb else IO_REGISTERS).items():
         a, b = gb.memory[addr] & mask, pb.byte(addr) & mask
         if a != b:
             diffs.append({"region": "io", "addr": addr, "emurust": a, "pyboy": b})
@@ -377,6 +400,7 @@ def run_lockstep(
     resync: bool = False,
     max_failures: int = 8,
     plant: Mapping[int, Mapping[int, int]] | None = None,
+    cgb_from_frame: int | None = None,
 ) -> LockstepResult:
     """Runs ``rom`` on emurust and PyBoy in lockstep for ``frames`` emurust frames and
     reports the first unexplained difference (see the module docstring).
@@ -399,6 +423,13 @@ def run_lockstep(
     divergence at any point of a run (a test of the harness, as ``fault`` is); the harness's
     re-runs start from the planted state too, so no proof can explain it away.
 
+    ``cgb_from_frame=N`` runs the Game Boy Color: PyBoy (``cgb=True``) runs its own CGB boot
+    ROM and the game to the end of its frame ``N``, and emurust (a CGB, ``model="cgb"``)
+    starts from PyBoy's state there (:meth:`GameBoy.load_pyboy_state`); screens are then
+    compared as colours (PyBoy's ``x << 3`` conversion, emurust's default), memory in every
+    VRAM and WRAM bank, and the CGB's registers beside the DMG's (:data:`CGB_IO_REGISTERS`).
+    ``boot_rom`` must then be None.
+
     Raises ``ImportError`` without PyBoy 2.8.1, ``ValueError`` for a bad argument.
     """
     if frames < 0:
@@ -408,13 +439,18 @@ def run_lockstep(
     data, name = _rom_bytes(rom)
     script: InputScript = random_inputs(seed, frames) if inputs is None else inputs
     _check_script(script)
-    if boot_rom is None:
+    boot: bytes | None
+    if cgb_from_frame is not None:
+        if boot_rom is not None or cgb_from_frame < 0:
+            raise ValueError("cgb_from_frame needs no boot_rom and a frame >= 0")
+        boot = None
+    elif boot_rom is None:
         boot = sync_boot_rom()
     elif isinstance(boot_rom, (bytes, bytearray, memoryview)):
         boot = bytes(boot_rom)
     else:
         boot = Path(os.fspath(boot_rom)).read_bytes()
-    if len(boot) != 256:
+    if boot is not None and len(boot) != 256:
         raise ValueError(f"a DMG boot ROM is 256 bytes, got {len(boot)}")
     planted = {int(f): dict(writes) for f, writes in (plant or {}).items()}
     for f, writes in planted.items():
@@ -422,10 +458,15 @@ def run_lockstep(
             raise ValueError(f"bad plant at frame {f}: {writes!r} (addresses 0-0xFFFF, bytes)")
 
     gb = _new_emurust(data, boot, fault)
-    with tempfile.TemporaryDirectory(prefix="emurust-difftest-") as tmp:
-        boot_path = Path(tmp) / "boot.bin"  # PyBoy loads its boot ROM from a file
-        boot_path.write_bytes(boot)
-        pb = LockstepPyBoy(data, boot_path, compare_screen)
+    if boot is None:
+        pb = LockstepPyBoy(data, None, compare_screen, cgb=True)
+        pb.start_at_frame(cgb_from_frame or 0)
+        gb.load_pyboy_state(pb.state())
+    else:
+        with tempfile.TemporaryDirectory(prefix="emurust-difftest-") as tmp:
+            boot_path = Path(tmp) / "boot.bin"  # PyBoy loads its boot ROM from a file
+            boot_path.write_bytes(boot)
+            pb = LockstepPyBoy(data, boot_path, compare_screen)
     result = _lockstep(
         gb,
         pb,
@@ -448,7 +489,7 @@ def _lockstep(
     gb: GameBoy,
     pb: LockstepPyBoy,
     data: bytes,
-    boot: bytes,
+    boot: bytes | None,
     script: InputScript,
     frames: int,
     compare_screen: bool,
@@ -463,6 +504,7 @@ def _lockstep(
     (see :func:`run_lockstep`)."""
     result = LockstepResult(rom=name, frames_compared=0, divergence=None)
     resync = max_failures > 0
+    cgb = gb.model == "cgb"
     last_good = gb.save_state()
     boot_mapped = True
     pending: list[tuple[str, str]] = []
@@ -477,7 +519,9 @@ def _lockstep(
             gb.tick(1, render=compare_screen)
             result.frames_run = frame + 1
             pb.run_until(gb.cycles)
-            ours_screen = np.array(gb.screen_shades) if compare_screen else None
+            ours_screen: npt.NDArray[Any] | None = None
+            if compare_screen:
+                ours_screen = packed_rgb(gb.screen) if cgb else np.array(gb.screen_shades)
             # Same clock: emurust steps to PyBoy's frame end (unless a frame ends first,
             # which happens only while the LCD is off and the grids have drifted apart).
             aligned = gb._step_to_cycle(pb.now)
@@ -612,7 +656,7 @@ class _LineStates:
     loaded with the last matching point (the start of the frame, PyBoy's previous frame
     end) and run to each requested row's mode 3; rows are best asked in increasing order."""
 
-    def __init__(self, rom: bytes, boot: bytes, fault: str | None, last_good: bytes) -> None:
+    def __init__(self, rom: bytes, boot: bytes | None, fault: str | None, last_good: bytes) -> None:
         self._args = (rom, boot, fault, last_good)
         self._gb: GameBoy | None = None
         self._cache: dict[int, LineState | None] = {}
@@ -647,7 +691,7 @@ class _LineStates:
 
 def _lagged(
     rom: bytes,
-    boot: bytes,
+    boot: bytes | None,
     fault: str | None,
     last_good: bytes,
     pb: LockstepPyBoy,
@@ -668,7 +712,7 @@ def _lagged(
 
 
 def _emurust_start(
-    rom: bytes, boot: bytes, fault: str | None, last_good: bytes
+    rom: bytes, boot: bytes | None, fault: str | None, last_good: bytes
 ) -> Callable[[], GameBoy]:
     """A fresh scratch emurust loaded with the last matching point."""
 
@@ -690,7 +734,7 @@ def _pyboy_diffs(pb: LockstepPyBoy, pb_regs: dict[str, int]) -> Callable[[GameBo
 
 
 def _frame_trace(
-    rom: bytes, boot: bytes, fault: str | None, last_good: bytes, target: int
+    rom: bytes, boot: bytes | None, fault: str | None, last_good: bytes, target: int
 ) -> Callable[[], list[_TraceEntry]]:
     """emurust's steps from the last matching point to ``target`` (traced re-run)."""
 
@@ -706,7 +750,7 @@ def _frame_trace(
 
 
 def _emurust_at(
-    rom: bytes, boot: bytes, fault: str | None, last_good: bytes
+    rom: bytes, boot: bytes | None, fault: str | None, last_good: bytes
 ) -> Callable[[int], GameBoy | None]:
     """A scratch emurust run from the last matching point to exactly ``cycles``."""
 
@@ -717,7 +761,7 @@ def _emurust_at(
 
 
 def _scratch_at(
-    rom: bytes, boot: bytes, fault: str | None, last_good: bytes, target: int
+    rom: bytes, boot: bytes | None, fault: str | None, last_good: bytes, target: int
 ) -> GameBoy | None:
     """A scratch emurust loaded with ``last_good`` and stepped to exactly ``target``;
     None if it has no instruction boundary there (or ``target`` is before the state)."""
@@ -763,7 +807,7 @@ def _apply_allowlist(
 
 def _divergence(
     rom: bytes,
-    boot: bytes,
+    boot: bytes | None,
     fault: str | None,
     last_good: bytes,
     frame: int,
