@@ -65,7 +65,7 @@ impl PpuCgb {
         if !cgb_mode {
             // Background palette 0, object palettes 0 and 1.
             for (p, colors) in [0usize, 8, 9].into_iter().zip(compat) {
-                for (c, color) in colors.into_iter().enumerate() {
+                for (c, color) in colors.iter().enumerate() {
                     pal[p * 8 + c * 2..p * 8 + c * 2 + 2].copy_from_slice(&color.to_le_bytes());
                 }
             }
