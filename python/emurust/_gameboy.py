@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any, SupportsIndex, Union, cast
 from emurust import _core
 from emurust._args import Palette, palette_arg
 from emurust._core import (
+    BOOT_ROM_SIZE,
     CGB_BOOT_ROM_SIZE,
     MAX_ROM_SIZE,
     EmuRustWarning,
@@ -31,6 +32,14 @@ PaletteLike = Sequence[ColourLike]
 
 BUTTONS: tuple[str, ...] = ("a", "b", "start", "select", "up", "down", "left", "right")
 """Valid button names (case-insensitive) for :meth:`GameBoy.button` and friends."""
+
+
+def boot_rom_limit(model: object) -> int:
+    """The most boot ROM bytes read for ``model``: a DMG's 256, else a CGB's 2,304 (the core
+    checks the exact size for the model the machine turns out to be)."""
+    if isinstance(model, str) and model.lower() == "dmg":
+        return BOOT_ROM_SIZE
+    return CGB_BOOT_ROM_SIZE
 
 
 def read_image(source: RomSource, what: str, limit: int) -> bytes:
@@ -134,7 +143,7 @@ class GameBoy(_core.GameBoy):
         model: str = "dmg",
     ) -> Self:
         data = read_image(rom, "rom", MAX_ROM_SIZE)
-        boot = None if boot_rom is None else read_image(boot_rom, "boot_rom", CGB_BOOT_ROM_SIZE)
+        boot = None if boot_rom is None else read_image(boot_rom, "boot_rom", boot_rom_limit(model))
         self = super().__new__(cls, data, boot, model)
         if palette is not None:
             self.palette = palette

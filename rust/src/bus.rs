@@ -296,6 +296,8 @@ impl Hardware {
     /// ROM wrote 0x04 there (bits 2-3 = 1), CGB mode otherwise (the PGB
     /// modes, bit 3, are not emulated). In compatibility mode the CGB's
     /// registers lock, with VRAM bank 0 and work RAM bank 1 mapped.
+    #[cold]
+    #[inline(never)]
     fn end_boot(&mut self) {
         self.boot_end = 0;
         let Some(c) = self.cgb.as_deref_mut() else {
@@ -384,12 +386,22 @@ impl Hardware {
 
     #[inline(always)]
     fn read_rom(&self, addr: u16) -> u8 {
-        if addr < self.boot_end && !(0x100..0x200).contains(&addr) {
-            if let Some(b) = &self.boot_rom {
-                return b.0[addr as usize];
-            }
+        if addr < self.boot_end {
+            return self.boot_region_read(addr);
         }
         self.cart.read_rom(addr)
+    }
+
+    /// A read below `boot_end` while a boot ROM is mapped: its byte, or the
+    /// cartridge's in the CGB boot ROM's hole at 0x0100-0x01FF. Out of
+    /// line: only the boot ROM's own run comes here.
+    #[cold]
+    #[inline(never)]
+    fn boot_region_read(&self, addr: u16) -> u8 {
+        match &self.boot_rom {
+            Some(b) if !(0x100..0x200).contains(&addr) => b.0[addr as usize],
+            _ => self.cart.read_rom(addr),
+        }
     }
 
     /// I/O register read; the component has been brought up to date.
