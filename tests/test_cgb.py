@@ -63,7 +63,7 @@ def test_model_choice_follows_the_header_for_auto() -> None:
     assert emurust.GameBoy(color, model="CGB").cgb_mode
     with pytest.raises(emurust.InvalidArgumentError, match='model must be "auto", "dmg"'):
         emurust.GameBoy(color, model="gbc")
-    with pytest.raises(emurust.InvalidArgumentError, match="boot ROM is only supported"):
+    with pytest.raises(emurust.InvalidRomError, match=r"2304 bytes .*a DMG's boot ROM"):
         emurust.GameBoy(color, model="cgb", boot_rom=bytes(256))
 
 

@@ -124,9 +124,11 @@ def test_cgb_argument_picks_the_machine_as_pyboy(tmp_path: Path) -> None:
         PyBoy(color, cgb=True, bootrom=boot)
     # cgb=None with a boot ROM follows the boot ROM (256 bytes: a DMG's), as in PyBoy.
     assert PyBoy(color, bootrom=boot)._gb.model == "dmg"
+    # A CGB boot ROM (2,304 bytes) picks the CGB and runs from 0x0000.
     long_boot = write(tmp_path, "cgb_boot.bin", bytes(0x900))
-    with pytest.raises(NotImplementedError, match="CGB boot ROM"):
-        PyBoy(color, bootrom=long_boot)
+    booting = PyBoy(color, bootrom=long_boot)
+    assert (booting._gb.model, booting._gb._boot_rom) == ("cgb", bytes(0x900))
+    assert booting._gb.registers["pc"] == 0
     with pytest.raises(PyBoyInvalidOperationException, match="only available in DMG mode"):
         PyBoy(color).set_color_palette((0, 0, 0, 0))
     with pytest.raises(PyBoyInvalidInputException, match="three palettes"):
@@ -218,7 +220,7 @@ def test_dmg_cartridge_on_a_cgb_uses_the_object_palettes(tmp_path: Path) -> None
         gb.reference_mode = reference
         gb.tick(10)
         assert tuple(gb.screen[OBJ0]) == (248, 128, 128)  # OBJ 0 colour 1: 0x421F
-        assert tuple(gb.screen[OBJ1]) == (248, 128, 128)  # OBJ 1 colour 2: 0x421F
+        assert tuple(gb.screen[OBJ1]) == (144, 56, 56)  # OBJ 1 colour 2: 0x1CF2
         assert tuple(gb.screen[BG3]) == (0, 0, 0)
         assert tuple(gb.screen[BG0]) == (248, 248, 248)
     theirs = real_pyboy(path, cgb=True, cgb_color_palette=palettes)

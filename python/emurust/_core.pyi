@@ -36,6 +36,7 @@ _TraceEntry = TypedDict(
 
 __all__ = [
     "BOOT_ROM_SIZE",
+    "CGB_BOOT_ROM_SIZE",
     "CLOCK_HZ",
     "FRAME_CYCLES",
     "MAX_ROM_SIZE",
@@ -61,6 +62,7 @@ __all__ = [
 __version__: str
 MAX_ROM_SIZE: int
 BOOT_ROM_SIZE: int
+CGB_BOOT_ROM_SIZE: int
 # {mode: frame shape} of every VecGameBoy(obs=mode): rust/src/vec.rs ObsMode, the one definition.
 OBS_SHAPES: dict[str, tuple[int, ...]]
 # T-cycles per second, and per frame (70,224): rust/src/clock.rs, the one definition.

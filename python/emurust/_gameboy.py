@@ -12,6 +12,7 @@ from emurust import _core
 from emurust._args import Palette, palette_arg
 from emurust._core import (
     BOOT_ROM_SIZE,
+    CGB_BOOT_ROM_SIZE,
     MAX_ROM_SIZE,
     EmuRustWarning,
     InvalidRomError,
@@ -31,6 +32,14 @@ PaletteLike = Sequence[ColourLike]
 
 BUTTONS: tuple[str, ...] = ("a", "b", "start", "select", "up", "down", "left", "right")
 """Valid button names (case-insensitive) for :meth:`GameBoy.button` and friends."""
+
+
+def boot_rom_limit(model: object) -> int:
+    """The most boot ROM bytes read for ``model``: a DMG's 256, else a CGB's 2,304 (the core
+    checks the exact size for the model the machine turns out to be)."""
+    if isinstance(model, str) and model.lower() == "dmg":
+        return BOOT_ROM_SIZE
+    return CGB_BOOT_ROM_SIZE
 
 
 def read_image(source: RomSource, what: str, limit: int) -> bytes:
@@ -97,8 +106,12 @@ class GameBoy(_core.GameBoy):
     """A Game Boy (DMG) or Game Boy Color (CGB) running one cartridge.
 
     ``rom`` is a path (``str`` or ``os.PathLike``) or the ROM image as bytes-like data;
-    ``boot_rom`` likewise, and must be exactly 256 bytes (else :class:`InvalidRomError`;
-    DMG only). Without a boot ROM the machine starts in the documented post-boot state.
+    ``boot_rom`` likewise: a DMG's 256 bytes, or a CGB's 2,304 with ``model="cgb"`` (mapped
+    over 0x0000-0x00FF and 0x0200-0x08FF until it writes FF50; the mode it writes to KEY0
+    then selects CGB mode or DMG compatibility mode); another size raises
+    :class:`InvalidRomError`. Without a boot ROM the machine starts in the documented
+    post-boot state (on a CGB, for a DMG cartridge, with the compatibility palettes the CGB
+    boot ROM picks from the header: see docs/api.md).
 
     ``model`` is ``"dmg"`` (the default), ``"cgb"`` or ``"auto"``: the CGB for a cartridge
     whose header byte 0x143 has bit 7 set, as PyBoy's ``cgb=None``. A CGB runs such a
@@ -130,7 +143,7 @@ class GameBoy(_core.GameBoy):
         model: str = "dmg",
     ) -> Self:
         data = read_image(rom, "rom", MAX_ROM_SIZE)
-        boot = None if boot_rom is None else read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
+        boot = None if boot_rom is None else read_image(boot_rom, "boot_rom", boot_rom_limit(model))
         self = super().__new__(cls, data, boot, model)
         if palette is not None:
             self.palette = palette

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, Union
 
 from emurust import _core
 from emurust._args import action_table_arg, ram_addresses_arg
-from emurust._core import BOOT_ROM_SIZE, MAX_ROM_SIZE
-from emurust._gameboy import RomSource, read_image
+from emurust._core import MAX_ROM_SIZE
+from emurust._gameboy import RomSource, boot_rom_limit, read_image
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -57,7 +57,7 @@ class VecGameBoy(_core.VecGameBoy):
         if not (isinstance(action_table, str) and action_table == "default"):
             kwargs["action_table"] = action_table_arg(action_table)
         if boot_rom is not None:
-            kwargs["boot_rom"] = read_image(boot_rom, "boot_rom", BOOT_ROM_SIZE)
+            kwargs["boot_rom"] = read_image(boot_rom, "boot_rom", boot_rom_limit(model))
         return super().__new__(
             cls,
             read_image(rom, "rom", MAX_ROM_SIZE),

@@ -557,15 +557,11 @@ class PyBoy:
         self._cgb_palettes = _cgb_palettes(cgb_color_palette)
         # Without bootrom=, emurust's own DMG boot ROM runs (PyBoy runs its own): the game
         # starts at PyBoy's cycle, in PyBoy's post-boot state (emurust/pyboy/_boot.py). A
-        # CGB starts from its post-boot state: emurust has no CGB boot ROM of PyBoy's timing.
+        # CGB starts from its post-boot state: emurust has no CGB boot ROM of PyBoy's timing;
+        # a CGB boot ROM given as bootrom= (2,304 bytes) runs.
         self._default_boot = bootrom is None
         if self._cgb:
-            if user_boot is not None:
-                raise NotSupportedError(
-                    "bootrom= with the CGB: emurust.PyBoy runs no CGB boot ROM (leave bootrom "
-                    "out: the CGB starts from its post-boot state)"
-                )
-            self._boot_rom: bytes | None = None
+            self._boot_rom: bytes | None = user_boot
         elif user_boot is None:
             self._boot_rom = boot_rom()
         else:
@@ -629,7 +625,9 @@ class PyBoy:
         self.screen = Screen(self)
         self._gb._record_line_registers(True)  # for screen.tilemap_position_list
         if self._cgb:
-            self.screen._set_cgb_palettes(self._cgb_palettes, self._gb.cgb_mode)
+            self.screen._set_cgb_palettes(
+                self._cgb_palettes, self._gb.cgb_mode, follow=self._boot_rom is not None
+            )
             self.screen._update()
         else:
             self.set_color_palette(color_palette)

@@ -91,8 +91,12 @@ pub struct Hardware {
     pub ie: u8,
     /// Shared by the machines of one engine and their snapshots (a restore
     /// copies a pointer, not 256 bytes).
-    boot_rom: Option<Arc<[u8; 256]>>,
-    boot_rom_active: bool,
+    boot_rom: Option<Arc<BootRom>>,
+    /// Where the fetch window must not be used for the boot ROM: 0 when no
+    /// boot ROM is mapped, else the end of the region it covers (0x100 for
+    /// a DMG's, 0x900 for a CGB's, whose bytes 0x100-0x1FF are the
+    /// cartridge's). Unmapped for good by a write to FF50.
+    boot_end: u16,
     /// Set when a frame ends (VBlank start, or 70,224 T-cycles with the LCD off).
     pub frame_done: bool,
     /// Set with `frame_done` and when an OAM DMA starts: the fast path's
@@ -130,14 +134,33 @@ pub struct Hardware {
     pub(crate) speed_mapped: bool,
 }
 
+/// A boot ROM's bytes: a DMG's 256 (mapped over 0x0000-0x00FF) or a
+/// CGB's 2,304 (over 0x0000-0x00FF and 0x0200-0x08FF; its bytes
+/// 0x100-0x1FF are never seen: the cartridge header shows there).
+#[derive(Clone, PartialEq, Eq)]
+pub struct BootRom(pub(crate) Vec<u8>);
+
+/// Bytes of a DMG boot ROM.
+pub const DMG_BOOT_ROM_SIZE: usize = 0x100;
+/// Bytes of a CGB boot ROM.
+pub const CGB_BOOT_ROM_SIZE: usize = 0x900;
+
+impl BootRom {
+    /// The end of the region it is mapped over (see `Hardware::boot_end`).
+    fn end(&self) -> u16 {
+        self.0.len() as u16
+    }
+}
+
 /// Entries of `Hardware::rets`: more than the `CALL nn`s (6 M-cycles each)
 /// a chained run holds before its last instruction.
 pub(crate) const RET_RING: usize = 32;
 const _: () = assert!(crate::cpu::MAX_CHAIN_CYCLES as usize / 6 < RET_RING);
 
 impl Hardware {
-    pub fn new(cart: Cartridge, boot_rom: Option<Arc<[u8; 256]>>) -> Hardware {
+    pub fn new(cart: Cartridge, boot_rom: Option<Arc<BootRom>>) -> Hardware {
         let booting = boot_rom.is_some();
+        let boot_end = boot_rom.as_deref().map_or(0, |b| b.end());
         let mut hw = Hardware {
             now: 0,
             next_event: 0,
@@ -168,7 +191,7 @@ impl Hardware {
             halt_late: 0,
             ie: 0,
             boot_rom,
-            boot_rom_active: booting,
+            boot_end,
             frame_done: false,
             run_break: false,
             frame_start: 0,
@@ -196,7 +219,10 @@ impl Hardware {
         self.if_late = 0;
         self.if_late_at = u64::MAX;
         self.halt_late = 0;
-        self.boot_rom_active = boot_rom && self.boot_rom.is_some();
+        self.boot_end = match &self.boot_rom {
+            Some(b) if boot_rom => b.end(),
+            _ => 0,
+        };
         self.frame_done = false;
         self.run_break = false;
         self.frame_start = now;
@@ -210,16 +236,20 @@ impl Hardware {
         let Some(boot) = self.boot_rom.as_mut() else {
             return false;
         };
-        let Some(end) = offset.checked_add(data.len()).filter(|&e| e <= 256) else {
+        let Some(end) = offset
+            .checked_add(data.len())
+            .filter(|&e| e <= boot.0.len())
+        else {
             return false;
         };
-        Arc::make_mut(boot)[offset..end].copy_from_slice(data);
+        Arc::make_mut(boot).0[offset..end].copy_from_slice(data);
         true
     }
 
-    /// The boot ROM's bytes, if the machine has one.
-    pub fn boot_rom(&self) -> Option<&[u8; 256]> {
-        self.boot_rom.as_deref()
+    /// The boot ROM's bytes, if the machine has one (256 for a DMG's,
+    /// 2,304 for a CGB's).
+    pub fn boot_rom(&self) -> Option<&[u8]> {
+        self.boot_rom.as_deref().map(|b| &b.0[..])
     }
 
     /// Set the timer's system counter (DIV is its high byte) to `counter`
@@ -255,9 +285,41 @@ impl Hardware {
         self.reschedule();
     }
 
-    /// Whether the boot ROM still covers 0x0000-0x00FF.
+    /// Whether the boot ROM is still mapped (over 0x0000-0x00FF, and on a
+    /// CGB over 0x0200-0x08FF).
     pub fn boot_rom_mapped(&self) -> bool {
-        self.boot_rom_active && self.boot_rom.is_some()
+        self.boot_end != 0 && self.boot_rom.is_some()
+    }
+
+    /// The write to FF50 that unmaps the boot ROM for good. A CGB then
+    /// runs in the mode KEY0 selects: DMG compatibility mode when the boot
+    /// ROM wrote 0x04 there (bits 2-3 = 1), CGB mode otherwise (the PGB
+    /// modes, bit 3, are not emulated). In compatibility mode the CGB's
+    /// registers lock, with VRAM bank 0 and work RAM bank 1 mapped.
+    #[cold]
+    #[inline(never)]
+    fn end_boot(&mut self) {
+        self.boot_end = 0;
+        let Some(c) = self.cgb.as_deref_mut() else {
+            return;
+        };
+        if c.cgb_mode && c.key0 & 0x0C == 0x04 {
+            c.cgb_mode = false;
+            c.svbk = 0;
+            self.map_wram_bank();
+            self.ppu.enter_compat_mode();
+        }
+    }
+
+    /// Whether the boot ROM covers `addr` now.
+    pub fn boot_rom_covers(&self, addr: u16) -> bool {
+        addr < self.boot_end && !(0x100..0x200).contains(&addr) && self.boot_rom.is_some()
+    }
+
+    /// The boot ROM's end while it is mapped (see [`Hardware::boot_end`]).
+    #[inline(always)]
+    pub(crate) fn boot_end(&self) -> u16 {
+        self.boot_end
     }
 
     /// Work RAM at `addr` (0xC000-0xFDFF, echo included): banks 0 and 1
@@ -324,12 +386,22 @@ impl Hardware {
 
     #[inline(always)]
     fn read_rom(&self, addr: u16) -> u8 {
-        if addr < 0x100 && self.boot_rom_active {
-            if let Some(b) = &self.boot_rom {
-                return b[addr as usize];
-            }
+        if addr < self.boot_end {
+            return self.boot_region_read(addr);
         }
         self.cart.read_rom(addr)
+    }
+
+    /// A read below `boot_end` while a boot ROM is mapped: its byte, or the
+    /// cartridge's in the CGB boot ROM's hole at 0x0100-0x01FF. Out of
+    /// line: only the boot ROM's own run comes here.
+    #[cold]
+    #[inline(never)]
+    fn boot_region_read(&self, addr: u16) -> u8 {
+        match &self.boot_rom {
+            Some(b) if !(0x100..0x200).contains(&addr) => b.0[addr as usize],
+            _ => self.cart.read_rom(addr),
+        }
     }
 
     /// I/O register read; the component has been brought up to date.
@@ -544,7 +616,7 @@ impl Hardware {
                 self.reschedule();
             }
             // Writing a 1 to BANK unmaps the boot ROM for good.
-            0xFF50 if value & 1 != 0 => self.boot_rom_active = false,
+            0xFF50 if value & 1 != 0 && self.boot_end != 0 => self.end_boot(),
             _ => self.write_cgb_io(ram, addr, value),
         }
     }
@@ -622,7 +694,7 @@ impl Hardware {
     /// one that is still running its boot ROM needs this machine's boot ROM
     /// (the check `load` makes for state bytes, for in-memory snapshots).
     pub fn check_boot_rom(&self, other: &Hardware) -> Result<()> {
-        if !other.boot_rom_active {
+        if other.boot_end == 0 {
             return Ok(());
         }
         match (self.boot_rom.as_deref(), other.boot_rom.as_deref()) {
@@ -642,7 +714,7 @@ impl Hardware {
 
     /// Take `other`'s boot ROM (after `check_boot_rom`): a machine keeps its own.
     pub fn adopt_boot_rom(&mut self, other: &Hardware) {
-        if !self.boot_rom_active {
+        if self.boot_end == 0 {
             self.boot_rom.clone_from(&other.boot_rom);
         }
     }
@@ -659,11 +731,11 @@ impl Stateful for Hardware {
         w.u64(self.dma.start);
         w.u8(self.dma.copied);
         w.u64(self.dma.block_from);
-        w.bool(self.boot_rom_active);
-        if self.boot_rom_active {
+        w.bool(self.boot_end != 0);
+        if self.boot_end != 0 {
             // Which boot ROM is running: a state saved mid-boot only loads
             // into a machine with the same one.
-            w.u64(self.boot_rom.as_deref().map_or(0, |b| fnv1a64(b)));
+            w.u64(self.boot_rom.as_deref().map_or(0, |b| fnv1a64(&b.0)));
         }
         w.bool(self.frame_done);
         w.u64(self.frame_start);
@@ -709,7 +781,7 @@ impl Stateful for Hardware {
                             .into(),
                     ))
                 }
-                Some(b) if fnv1a64(b) != saved => {
+                Some(b) if fnv1a64(&b.0) != saved => {
                     return Err(Error::InvalidState(
                         "state was saved while a boot ROM was running, and this machine has a \
                          different boot ROM"
@@ -719,7 +791,10 @@ impl Stateful for Hardware {
                 Some(_) => {}
             }
         }
-        self.boot_rom_active = boot_active;
+        self.boot_end = match &self.boot_rom {
+            Some(b) if boot_active => b.end(),
+            _ => 0,
+        };
         self.frame_done = r.bool()?;
         self.run_break = self.frame_done;
         self.frame_start = r.u64()?;
@@ -733,8 +808,12 @@ impl Stateful for Hardware {
         let saved_on_cgb = matches!(r.peek_tag(), Some(t) if t == *b"CGB2" || t == *b"CGB1");
         match (self.cgb.as_deref_mut(), saved_on_cgb) {
             (Some(c), true) => {
-                c.load(r, self.now)?;
-                self.ppu.load_cgb(r)?;
+                // A machine with a boot ROM takes the mode the state was
+                // saved in (its boot ROM decides it, by KEY0); without
+                // one the mode is the cartridge's, and must match.
+                let any_mode = self.boot_rom.is_some();
+                c.load(r, self.now, any_mode)?;
+                self.ppu.load_cgb(r, any_mode)?;
                 self.speed_mapped = c.double || c.cpu_base != 0;
                 let hblank = c.hdma.hblank;
                 self.ppu.set_hdma_wake(hblank);

@@ -14,6 +14,12 @@
 //! banks 2-7, accesses to 0xD000-0xDFFF reach it here
 //! (`Hardware::wramx`); so the RAM block's 0xD000-0xDFFF is always bank 1.
 
+mod compat;
+
+pub use compat::{
+    compat_palette_id, compat_palettes, nintendo_licensed, palettes_of_id, title_checksum,
+};
+
 use crate::bus::Ram;
 use crate::error::{Error, Result};
 use crate::state::{StateReader, StateWriter};
@@ -116,6 +122,9 @@ pub struct CgbHw {
     /// oamdma_src*_busypushFF01 and _busypushFEA1, cgb04c column). Indexed
     /// by `addr - 0xFEA0` with those bits clear ([`unusable_index`]).
     pub unusable: [u8; 0x60],
+    /// KEY0 (FF4C) as the boot ROM wrote it (0 without one): bits 2-3
+    /// select the mode at the boot ROM's end (`Hardware::end_boot`).
+    pub key0: u8,
     /// Set by loading a state saved before banks 2-7 stayed here (section
     /// "CGB1", whose RAM block held the mapped bank):
     /// [`CgbHw::finish_load`] moves that bank here and bank 1 back.
@@ -155,6 +164,7 @@ impl CgbHw {
             cpu_base: 0,
             dot_base: 0,
             unusable: [0; 0x60],
+            key0: 0,
             legacy_bank: None,
         }
     }
@@ -244,16 +254,21 @@ impl CgbHw {
         w.u64(self.cpu_base);
         w.u64(self.dot_base);
         w.raw(&self.unusable);
+        w.u8(self.key0);
         w.end_section();
     }
 
     /// Load the CGB section ("CGB2", or "CGB1" of the older layout: see
     /// [`CgbHw::finish_load`], which must follow once the RAM block is in).
-    pub fn load(&mut self, r: &mut StateReader, now: u64) -> Result<()> {
+    /// `any_mode`: take the state's CGB mode (a machine whose boot ROM
+    /// selects it); otherwise it must be this machine's.
+    pub fn load(&mut self, r: &mut StateReader, now: u64, any_mode: bool) -> Result<()> {
         let legacy = r.peek_tag() == Some(*b"CGB1");
         r.begin_section(if legacy { b"CGB1" } else { b"CGB2" })?;
         let cgb_mode = r.bool()?;
-        if cgb_mode != self.cgb_mode {
+        if any_mode {
+            self.cgb_mode = cgb_mode;
+        } else if cgb_mode != self.cgb_mode {
             return Err(Error::InvalidState(
                 "state was saved in the other CGB mode (CGB vs DMG compatibility)".into(),
             ));
@@ -285,12 +300,14 @@ impl CgbHw {
         self.double = r.bool()?;
         self.cpu_base = r.u64()?;
         self.dot_base = r.u64()?;
-        // States saved before 0xFEA0-0xFEFF was memory end here.
+        // States saved before 0xFEA0-0xFEFF was memory end here, and
+        // those saved before KEY0 was kept (no CGB boot ROM) before it.
         if r.section_left() > 0 {
             self.unusable.copy_from_slice(r.raw(0x60)?);
         } else {
             self.unusable = [0; 0x60];
         }
+        self.key0 = if r.section_left() > 0 { r.u8()? } else { 0 };
         if self.cpu_base > now || self.dot_base > self.cpu_base {
             return Err(Error::InvalidState(format!(
                 "corrupted state: CGB speed switch at ({}, {}) after time {now}",

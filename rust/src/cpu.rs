@@ -242,14 +242,11 @@ impl Registers {
     /// checksum for a Nintendo cartridge (the boot ROM's palette lookup)
     /// and 0 otherwise (Mooneye misc/boot_regs-cgb: a non-Nintendo ROM).
     pub fn post_boot_cgb(rom: &[u8]) -> Self {
-        let byte = |a: usize| rom.get(a).copied().unwrap_or(0);
         let (b, d, e, l) = if crate::cgb::cgb_mode_for(rom) {
             (0x00, 0xFF, 0x56, 0x0D)
         } else {
-            let nintendo = byte(0x14B) == 0x01
-                || (byte(0x14B) == 0x33 && byte(0x144) == b'0' && byte(0x145) == b'1');
-            let b = if nintendo {
-                (0x134..=0x143).fold(0u8, |s, a| s.wrapping_add(byte(a)))
+            let b = if crate::cgb::nintendo_licensed(rom) {
+                crate::cgb::title_checksum(rom)
             } else {
                 0
             };

@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use crate::bus::{Bus, Hardware, MachineBus, Ram, DMA_BUS, RAM_SIZE};
+use crate::bus::{
+    BootRom, Bus, Hardware, MachineBus, Ram, CGB_BOOT_ROM_SIZE, DMA_BUS, DMG_BOOT_ROM_SIZE,
+    RAM_SIZE,
+};
 use crate::cartridge::Cartridge;
 use crate::cgb::Model;
 use crate::cpu::{Code, Cpu, Diagnostics, Fault, Registers, TraceEntry};
@@ -39,6 +42,35 @@ fn check_rom_size(len: usize) -> Result<()> {
     Ok(())
 }
 
+/// Check a boot ROM's size for `model`: a DMG's is 256 bytes, a CGB's
+/// 2,304 (0x0000-0x00FF and 0x0200-0x08FF).
+fn check_boot_rom(b: &[u8], model: Model) -> Result<BootRom> {
+    let (size, other) = match model {
+        Model::Dmg => (DMG_BOOT_ROM_SIZE, CGB_BOOT_ROM_SIZE),
+        Model::Cgb => (CGB_BOOT_ROM_SIZE, DMG_BOOT_ROM_SIZE),
+    };
+    if b.len() == size {
+        return Ok(BootRom(b.to_vec()));
+    }
+    let hint = if b.len() == other {
+        let (which, name) = match model {
+            Model::Dmg => ("a CGB's", "cgb"),
+            Model::Cgb => ("a DMG's", "dmg"),
+        };
+        format!(
+            " ({} bytes is {which} boot ROM: use model=\"{name}\")",
+            b.len()
+        )
+    } else {
+        String::new()
+    };
+    Err(Error::InvalidRom(format!(
+        "boot ROM must be exactly {size} bytes for model=\"{}\", got {}{hint}",
+        model.name(),
+        b.len()
+    )))
+}
+
 /// The emulated machine state other than RAM; a batched engine keeps many of
 /// these next to one contiguous RAM buffer.
 #[derive(Clone)]
@@ -61,18 +93,11 @@ impl Core {
         Core::with_model(rom, boot_rom, Model::Dmg)
     }
 
-    /// A `model` running `rom`, from the state its boot ROM hands over in
-    /// (or running `boot_rom`: a DMG's 256-byte boot ROM; a CGB's is not
-    /// supported yet).
+    /// A `model` running `rom`, from the state its boot ROM hands over in,
+    /// or from power-on running `boot_rom` (a DMG's 256 bytes, a CGB's
+    /// 2,304).
     pub fn with_model(rom: Arc<[u8]>, boot_rom: Option<&[u8]>, model: Model) -> Result<Core> {
         check_rom_size(rom.len())?;
-        if model == Model::Cgb && boot_rom.is_some() {
-            return Err(Error::InvalidArgument(
-                "a boot ROM is only supported for the DMG (model=\"dmg\"); the CGB starts from \
-                 the state its boot ROM leaves"
-                    .into(),
-            ));
-        }
         // The header's logo, which the boot ROM leaves in VRAM.
         let logo: Option<[u8; 48]> = rom.get(0x104..0x134).and_then(|l| l.try_into().ok());
         let mut cart = Cartridge::new(rom.clone())?;
@@ -81,15 +106,7 @@ impl Core {
         cart.share_rom(&code.rom);
         let boot = match boot_rom {
             None => None,
-            Some(b) => {
-                let arr: [u8; 256] = b.try_into().map_err(|_| {
-                    Error::InvalidRom(format!(
-                        "boot ROM must be exactly 256 bytes, got {}",
-                        b.len()
-                    ))
-                })?;
-                Some(Arc::new(arr))
-            }
+            Some(b) => Some(Arc::new(check_boot_rom(b, model)?)),
         };
         let regs = if boot.is_some() {
             Registers::default()
@@ -103,10 +120,12 @@ impl Core {
         if model == Model::Cgb {
             hw.make_cgb(&rom);
             hw.cart.drop_cgb_only_warning();
-            // The CGB boot ROM ends with both joypad groups deselected (P1
-            // reads 0xFF: Mooneye misc/boot_hwio-C) and takes longer.
-            hw.joypad.set_select(0x30);
-            hw.timer.set_system_counter(CGB_POST_BOOT_COUNTER, 0);
+            if !booting {
+                // The CGB boot ROM ends with both joypad groups deselected
+                // (P1 reads 0xFF: Mooneye misc/boot_hwio-C) and takes longer.
+                hw.joypad.set_select(0x30);
+                hw.timer.set_system_counter(CGB_POST_BOOT_COUNTER, 0);
+            }
             hw.sync_after_boot_change();
         } else if let (false, Some(logo)) = (booting, logo) {
             hw.ppu.load_boot_vram(&logo);
@@ -788,14 +807,14 @@ impl GameBoy {
 
     /// Overwrite boot ROM bytes from `offset` (this machine's copy).
     pub fn patch_boot_rom(&mut self, offset: usize, data: &[u8]) -> Result<()> {
-        if self.core.hw.boot_rom().is_none() {
+        let Some(len) = self.core.hw.boot_rom().map(<[u8]>::len) else {
             return Err(Error::InvalidArgument(
                 "this machine has no boot ROM to patch".into(),
             ));
-        }
+        };
         if !self.core.hw.patch_boot_rom(offset, data) {
             return Err(Error::InvalidArgument(format!(
-                "boot ROM patch of {} bytes at offset {offset:#x} is outside its 256 bytes",
+                "boot ROM patch of {} bytes at offset {offset:#x} is outside its {len} bytes",
                 data.len()
             )));
         }
@@ -823,7 +842,7 @@ impl GameBoy {
     }
 
     /// The boot ROM's bytes, if the machine has one.
-    pub fn boot_rom(&self) -> Option<&[u8; 256]> {
+    pub fn boot_rom(&self) -> Option<&[u8]> {
         self.core.hw.boot_rom()
     }
 

@@ -117,7 +117,7 @@ impl HookTable {
 /// The bank PyBoy reports for code at `pc` (see [`HookTable`]).
 pub fn bank_at(hw: &Hardware, pc: u16) -> i32 {
     match pc {
-        0x0000..=0x00FF if hw.boot_rom_mapped() => BOOT_ROM_BANK,
+        0x0000..=0x08FF if hw.boot_rom_covers(pc) => BOOT_ROM_BANK,
         0x4000..=0x7FFF => hw.cart.rom_bank_numbers().1 as i32,
         0xA000..=0xBFFF => hw.cart.ram_bank() as i32,
         _ => 0,

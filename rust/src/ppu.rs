@@ -489,9 +489,20 @@ impl Ppu {
 
     /// Make this a CGB's PPU, in CGB mode or DMG compatibility mode, as the
     /// CGB boot ROM leaves it.
-    pub(crate) fn make_cgb(&mut self, cgb_mode: bool) {
-        self.cgb = Some(Box::new(PpuCgb::post_boot(cgb_mode)));
-        self.obj_slot = if cgb_mode { [0, 0] } else { [32, 36] };
+    /// `compat`: the compatibility palettes (background, OBJ 0, OBJ 1)
+    /// for DMG compatibility mode.
+    pub(crate) fn make_cgb(&mut self, cgb_mode: bool, compat: &[[u16; 4]; 3]) {
+        self.cgb = Some(Box::new(PpuCgb::post_boot(cgb_mode, compat)));
+        self.obj_slot = Self::obj_slots(cgb_mode);
+    }
+
+    /// `obj_slot` for CGB mode (`true`) or DMG compatibility mode.
+    pub(crate) fn obj_slots(cgb_mode: bool) -> [u8; 2] {
+        if cgb_mode {
+            [0, 0]
+        } else {
+            [32, 36]
+        }
     }
 
     /// The frame value of an object pixel of shade `shade` drawn through

@@ -47,10 +47,10 @@ use errors::{
 use gameboy::PyGameBoy;
 use memory::PyMemory;
 
+/// Exact size of a DMG boot ROM, and of a CGB's.
+use crate::bus::{CGB_BOOT_ROM_SIZE, DMG_BOOT_ROM_SIZE as BOOT_ROM_SIZE};
 /// Largest ROM accepted (the largest real cartridges, MBC5, are 8 MiB).
 use crate::gameboy::MAX_ROM_SIZE;
-/// Exact size of a DMG boot ROM.
-const BOOT_ROM_SIZE: usize = 256;
 
 /// The CPUs this process may run on: its affinity mask, capped by a cgroup
 /// CPU quota (rounded down, at least 1), as Rust's standard library reads
@@ -86,6 +86,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EmuRustWarning", py.get_type::<EmuRustWarning>())?;
     m.add("MAX_ROM_SIZE", MAX_ROM_SIZE)?;
     m.add("BOOT_ROM_SIZE", BOOT_ROM_SIZE)?;
+    m.add("CGB_BOOT_ROM_SIZE", CGB_BOOT_ROM_SIZE)?;
     m.add("OBS_SHAPES", vec::obs_shapes(py)?)?;
     m.add("CLOCK_HZ", crate::clock::CLOCK_HZ)?;
     m.add("FRAME_CYCLES", crate::clock::FRAME_CYCLES)?;

@@ -21,10 +21,16 @@ const SPEED_SWITCH_MCYCLES: u64 = 2050;
 
 impl Hardware {
     /// Make this a CGB as its boot ROM leaves it for `rom` (CGB mode or DMG
-    /// compatibility mode).
+    /// compatibility mode, with the compatibility palettes the boot ROM
+    /// picks for `rom`), or, when it runs a boot ROM, as it powers on (in
+    /// CGB mode until the boot ROM selects the mode, `Hardware::end_boot`).
     pub(crate) fn make_cgb(&mut self, rom: &[u8]) {
-        let cgb = CgbHw::post_boot(rom);
-        self.ppu.make_cgb(cgb.cgb_mode);
+        let mut cgb = CgbHw::post_boot(rom);
+        if self.boot_end != 0 {
+            cgb.cgb_mode = true;
+        }
+        let compat = crate::cgb::compat_palettes(rom);
+        self.ppu.make_cgb(cgb.cgb_mode, &compat);
         self.apu.make_cgb();
         self.cgb = Some(Box::new(cgb));
     }
@@ -162,6 +168,9 @@ impl Hardware {
             return;
         }
         match addr {
+            // KEY0: writable while the boot ROM is mapped; it selects the
+            // mode at the write to FF50 (`Hardware::end_boot`).
+            0xFF4C if self.boot_end != 0 => c.key0 = value,
             0xFF4D => c.key1_armed = value & 1 != 0,
             0xFF51 => c.hdma.src = (c.hdma.src & 0x00F0) | (value as u16) << 8,
             0xFF52 => c.hdma.src = (c.hdma.src & 0xFF00) | (value & 0xF0) as u16,

@@ -154,7 +154,7 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
     /// bytes lie in one bank and no boot ROM covers them).
     #[inline(always)]
     fn refill_window(&mut self, addr: u16) -> u8 {
-        if addr >= 0x100 || !self.hw.boot_rom_active {
+        if addr >= self.hw.boot_end() {
             if let Some(w) = self.hw.cart.rom_window(addr) {
                 self.win = w;
                 self.win_start = addr as u32;

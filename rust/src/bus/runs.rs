@@ -20,7 +20,7 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
         mut bus: Self,
         done: &mut impl FnMut(&mut Self) -> bool,
     ) -> (Cpu, Self, Straight) {
-        if bus.hw.boot_rom_active {
+        if bus.hw.boot_end() != 0 {
             return (cpu, bus, Straight::Step);
         }
         if MODE == DMA_BUS {

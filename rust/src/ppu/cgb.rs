@@ -45,24 +45,27 @@ pub(crate) struct PpuCgb {
 }
 
 /// The compatibility palettes the CGB boot ROM loads for a DMG cartridge it
-/// does not recognise (15-bit colours; background, OBJ 0, OBJ 1): PyBoy's
-/// default `cgb_color_palette` holds the same colours (0xFFFFFF, 0x7BFF31,
-/// 0x0063C6, 0x000000 and 0xFFFFFF, 0xFF8484, 0xFF8484, 0x000000).
+/// does not recognise (palettes ID 0; 15-bit colours; background, OBJ 0,
+/// OBJ 1); `crate::cgb::compat_palettes` gives those of any cartridge.
+/// PyBoy's default `cgb_color_palette` holds about the same colours
+/// (0xFFFFFF, 0x7BFF31, 0x0063C5, 0x000000 and 0xFFFFFF, 0xFF8484,
+/// 0x943A3A, 0x000000).
 pub const COMPAT_PALETTES: [[u16; 4]; 3] = [
     [0x7FFF, 0x1BEF, 0x6180, 0x0000],
-    [0x7FFF, 0x421F, 0x421F, 0x0000],
-    [0x7FFF, 0x421F, 0x421F, 0x0000],
+    [0x7FFF, 0x421F, 0x1CF2, 0x0000],
+    [0x7FFF, 0x421F, 0x1CF2, 0x0000],
 ];
 
 impl PpuCgb {
     /// As the CGB boot ROM leaves it for a cartridge in CGB mode (`true`)
-    /// or in DMG compatibility mode.
-    pub(crate) fn post_boot(cgb_mode: bool) -> PpuCgb {
+    /// or in DMG compatibility mode with the compatibility palettes
+    /// `compat` (background palette 0, object palettes 0 and 1).
+    pub(crate) fn post_boot(cgb_mode: bool, compat: &[[u16; 4]; 3]) -> PpuCgb {
         let mut pal = [0xFFu8; 128];
         if !cgb_mode {
             // Background palette 0, object palettes 0 and 1.
-            for (p, colors) in [0usize, 8, 9].into_iter().zip(COMPAT_PALETTES) {
-                for (c, color) in colors.into_iter().enumerate() {
+            for (p, colors) in [0usize, 8, 9].into_iter().zip(compat) {
+                for (c, color) in colors.iter().enumerate() {
                     pal[p * 8 + c * 2..p * 8 + c * 2 + 2].copy_from_slice(&color.to_le_bytes());
                 }
             }
@@ -101,9 +104,13 @@ impl PpuCgb {
         w.end_section();
     }
 
-    pub(crate) fn load(&mut self, r: &mut StateReader) -> Result<()> {
+    /// `any_mode`: take the state's CGB mode (see `CgbHw::load`).
+    pub(crate) fn load(&mut self, r: &mut StateReader, any_mode: bool) -> Result<()> {
         r.begin_section(b"CGBP")?;
-        if r.bool()? != self.cgb_mode {
+        let cgb_mode = r.bool()?;
+        if any_mode {
+            self.cgb_mode = cgb_mode;
+        } else if cgb_mode != self.cgb_mode {
             return Err(Error::InvalidState(
                 "state was saved in the other CGB mode (CGB vs DMG compatibility)".into(),
             ));
@@ -201,6 +208,18 @@ impl Ppu {
         }
     }
 
+    /// Enter DMG compatibility mode (the CGB boot ROM's end, with KEY0
+    /// selecting it): the DMG renderer through the compatibility palettes
+    /// the boot ROM left in palette RAM, VRAM bank 0 for the CPU.
+    pub(crate) fn enter_compat_mode(&mut self) {
+        self.set_vbk(0);
+        if let Some(c) = self.cgb.as_deref_mut() {
+            c.cgb_mode = false;
+        }
+        self.obj_slot = Self::obj_slots(false);
+        self.content_gen += 1;
+    }
+
     /// Set VBK: the CPU's bank becomes `Ppu::vram` (a swap of two boxes).
     fn set_vbk(&mut self, vbk: u8) {
         if let Some(c) = self.cgb.as_deref_mut() {
@@ -230,9 +249,11 @@ impl Ppu {
 
     /// Load the CGB section; the content generation moves on (VRAM bank 1
     /// and the palettes changed).
-    pub(crate) fn load_cgb(&mut self, r: &mut StateReader) -> Result<()> {
+    pub(crate) fn load_cgb(&mut self, r: &mut StateReader, any_mode: bool) -> Result<()> {
         if let Some(c) = self.cgb.as_deref_mut() {
-            c.load(r)?;
+            c.load(r, any_mode)?;
+            let cgb_mode = c.cgb_mode;
+            self.obj_slot = Self::obj_slots(cgb_mode);
             self.content_gen += 1;
         }
         Ok(())

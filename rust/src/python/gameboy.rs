@@ -18,7 +18,7 @@ use super::errors::{
 use super::memory::PyMemory;
 #[cfg(feature = "testing")]
 use super::testing;
-use super::{vec, BOOT_ROM_SIZE, MAX_ROM_SIZE};
+use super::{vec, MAX_ROM_SIZE};
 use crate::cpu::Fault;
 use crate::hooks::{HookTable, PyBoyFrame};
 use crate::screen::ColorConversion;
@@ -142,7 +142,8 @@ impl PyGameBoy {
     /// Creates a Game Boy running `rom` (the cartridge image as bytes).
     ///
     /// Without `boot_rom` the machine starts in the documented post-boot state;
-    /// with one (exactly 256 bytes) it starts at 0x0000 in the boot ROM.
+    /// with one (exactly 256 bytes for the DMG, 2,304 for the CGB) it starts
+    /// at 0x0000 in the boot ROM.
     /// `model`: "dmg" (the default), "cgb" or "auto" (the CGB for a
     /// cartridge whose header byte 0x143 has bit 7 set).
     #[new]
@@ -172,14 +173,8 @@ impl PyGameBoy {
                         type_name(b)
                     ))
                 })?;
-                let b = b.as_bytes();
-                if b.len() != BOOT_ROM_SIZE {
-                    return Err(InvalidRomError::new_err(format!(
-                        "boot ROM must be exactly {BOOT_ROM_SIZE} bytes, got {}",
-                        b.len()
-                    )));
-                }
-                Some(b)
+                // Its size for the model is checked by the core.
+                Some(b.as_bytes())
             }
         };
         let model = Model::from_name(model, rom).map_err(|e| core_error(py, e))?;

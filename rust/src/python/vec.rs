@@ -24,7 +24,8 @@ use super::errors::{
     core_error, internal_error, invalid_address, invalid_argument, no_panic, EmuRustWarning,
     InvalidRomError,
 };
-use super::{BOOT_ROM_SIZE, MAX_ROM_SIZE};
+use super::MAX_ROM_SIZE;
+use crate::bus::CGB_BOOT_ROM_SIZE;
 use crate::cgb::Model;
 use crate::gameboy::Snapshot;
 use crate::joypad::Button;
@@ -569,7 +570,7 @@ impl PyVecGameBoy {
         };
         let boot_rom = match given(boot_rom) {
             None => None,
-            Some(b) => Some(image_arg(&b, "boot_rom", BOOT_ROM_SIZE)?),
+            Some(b) => Some(image_arg(&b, "boot_rom", CGB_BOOT_ROM_SIZE)?),
         };
         let rom: Arc<[u8]> = Arc::from(image_arg(rom, "rom", MAX_ROM_SIZE)?);
         let model = Model::from_name(model, &rom).map_err(|e| core_error(py, e))?;

@@ -36,25 +36,32 @@ class Screen:
         self.raw_buffer = self.ndarray.data.cast("B")
         self._lut = np.zeros((4, 4), dtype=np.uint8)
         self._cgb_mode = False
+        self._follow_mode = False
         self._image: Any = None
 
     def _set_palette(self, palette: Sequence[int]) -> None:
         for i, c in enumerate(palette):
             self._lut[i] = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, 0xFF)
 
-    def _set_cgb_palettes(self, palettes: Sequence[Sequence[int]], cgb_mode: bool) -> None:
+    def _set_cgb_palettes(
+        self, palettes: Sequence[Sequence[int]], cgb_mode: bool, follow: bool = False
+    ) -> None:
         """A CGB's screen: in CGB mode the core's RGB (15-bit colours as ``x << 3``, PyBoy's
         conversion); in DMG compatibility mode PyBoy's ``cgb_color_palette`` (background,
-        object 0, object 1), which colours the frame's palette slots 0-3, 32-35 and 36-39."""
+        object 0, object 1), which colours the frame's palette slots 0-3, 32-35 and 36-39.
+        ``follow``: the mode may change (a CGB boot ROM selects it when it ends), so each
+        update reads it from the machine."""
         self._cgb_mode = cgb_mode
-        if not cgb_mode:
-            self._lut = np.zeros((64, 4), dtype=np.uint8)
-            self._lut[:, 3] = 0xFF
-            for base, pal in zip((0, 32, 36), palettes):
-                for i, c in enumerate(pal):
-                    self._lut[base + i] = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, 0xFF)
+        self._follow_mode = follow
+        self._lut = np.zeros((64, 4), dtype=np.uint8)
+        self._lut[:, 3] = 0xFF
+        for base, pal in zip((0, 32, 36), palettes):
+            for i, c in enumerate(pal):
+                self._lut[base + i] = ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, 0xFF)
 
     def _update(self) -> None:
+        if self._follow_mode:
+            self._cgb_mode = self._owner._gb.cgb_mode
         if self._cgb_mode:
             self.ndarray[..., :3] = self._owner._gb.screen
             return
