@@ -803,7 +803,7 @@ impl Apu {
     }
 }
 
-// ---- State import (`crate::pyboy_state`) ----------------------------------
+// ---- State import (`crate::pyboy::state`) ----------------------------------
 
 /// One channel of an APU state imported from another emulator.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -108,7 +108,7 @@ pub struct Hardware {
     /// A caller's stopping point in T-cycles (`u64::MAX`: none), scheduled
     /// like a component event; when it is reached `deadline_hit` is set and
     /// the deadline cleared. Used to end frames where PyBoy ends them
-    /// (`crate::hooks`). Transient: not part of save states.
+    /// (`crate::pyboy::hooks`). Transient: not part of save states.
     deadline: u64,
     pub deadline_hit: bool,
     /// The return addresses of the `CALL nn`s of a straight ROM run, a
@@ -209,7 +209,7 @@ impl Hardware {
     /// Start over at time `now` with nothing in flight (no OAM DMA, no late
     /// interrupt requests, no frame ended, no deadline), before the
     /// components are set from another emulator's save state
-    /// (`crate::pyboy_state`). `boot_rom` says whether the boot ROM is
+    /// (`crate::pyboy::state`). `boot_rom` says whether the boot ROM is
     /// still mapped (ignored when there is none); `dma_reg` is what 0xFF46
     /// reads.
     pub(crate) fn import_reset(&mut self, now: u64, boot_rom: bool, dma_reg: u8) {

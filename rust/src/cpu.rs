@@ -415,7 +415,7 @@ impl Cpu {
 
     /// Set the CPU's mode from another emulator's save state: halted,
     /// stopped, or running with an EI waiting to take effect (all false:
-    /// running). For `crate::pyboy_state`.
+    /// running). For `crate::pyboy::state`.
     pub(crate) fn import_mode(&mut self, halted: bool, stopped: bool, ei_pending: bool) {
         self.mode = if stopped {
             Mode::Stopped

@@ -6,7 +6,7 @@
 //! * [`DiagBus`] (`diag.rs`): an instruction trace and fault injection, the
 //!   CPU's [`crate::cpu::Diagnostics`], on the reference bus.
 //! * [`HookBus`] (`breakpoints.rs`): PC breakpoints ([`Breakpoints`]) on any
-//!   bus; `emurust.PyBoy`'s hooks (`crate::hooks::HookTable`) use it.
+//!   bus; `emurust.PyBoy`'s hooks (`crate::pyboy::hooks::HookTable`) use it.
 //!
 //! The CPU only sees the [`crate::cpu::DebugHooks`] constants they switch on
 //! (`DIAGNOSTIC`, `BREAKPOINTS`); the plain buses leave them off, so they

@@ -720,7 +720,7 @@ impl GameBoy {
     }
 
     /// The machine's parts, for the PyBoy-compatibility modules
-    /// (`crate::hooks`, `crate::pyboy_state`).
+    /// (`crate::pyboy::hooks`, `crate::pyboy::state`).
     pub(crate) fn parts_mut(&mut self) -> (&mut Core, &mut Ram, &mut Screen) {
         (&mut self.core, &mut self.ram, &mut self.screen)
     }

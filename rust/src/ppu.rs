@@ -846,7 +846,7 @@ impl Stateful for Ppu {
     }
 }
 
-// ---- PyBoy compatibility (`crate::hooks`, `crate::pyboy_state`) ----------
+// ---- PyBoy compatibility (`crate::pyboy::hooks`, `crate::pyboy::state`) ----------
 //
 // Read-only timing queries and a state import; nothing here runs during
 // ordinary emulation.

@@ -20,7 +20,7 @@ use super::memory::PyMemory;
 use super::testing;
 use super::{vec, MAX_ROM_SIZE};
 use crate::cpu::Fault;
-use crate::hooks::{HookTable, PyBoyFrame};
+use crate::pyboy::hooks::{HookTable, PyBoyFrame};
 use crate::screen::ColorConversion;
 use crate::{GameBoy, Model, Registers};
 
@@ -34,7 +34,7 @@ struct Core {
     gb: GameBoy,
     /// Set when a call panicked: the message, and the instance is unusable.
     broken: Option<String>,
-    /// PC hooks of `emurust.PyBoy` and its frame stopped at one (`hooks.rs`).
+    /// PC hooks of `emurust.PyBoy` and its frame stopped at one (`pyboy/hooks.rs`).
     hooks: HookTable,
 }
 
@@ -534,7 +534,7 @@ impl PyGameBoy {
             .map_err(|e| core_error(py, e))
     }
 
-    // ---- PyBoy compatibility (`emurust.PyBoy`, `hooks.rs`, `pyboy_state.rs`) ----
+    // ---- PyBoy compatibility (`emurust.PyBoy`, `pyboy/hooks.rs`, `pyboy/state.rs`) ----
 
     /// Loads a state that PyBoy 2.8.1 saved (`PyBoy.save_state`) for this
     /// ROM; see docs/pyboy.md for what is taken over and how the rest is

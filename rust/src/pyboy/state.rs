@@ -1179,7 +1179,7 @@ impl GameBoy {
         }
         c.hw.frame_start = match position {
             // PyBoy counts blank frames from its LCDC write, which it times
-            // 8 T-cycles earlier than emurust (`hooks.rs`).
+            // 8 T-cycles earlier than emurust (`pyboy/hooks.rs`).
             // (PyBoy's clock counts dots: 2 CPU T-cycles each in double speed.)
             PpuPosition::Off { .. } => now - (clock << double as u32).min(now) + 8,
             // The last VBlank start (line 144), where the frame grid is kept.
@@ -1666,7 +1666,7 @@ mod tests {
     fn a_written_pyboy_state_reads_back_as_the_same_machine() {
         let mut gb = GameBoy::new(&busy_rom(), None).unwrap();
         gb.record_line_registers(true);
-        let mut hooks = crate::hooks::HookTable::new();
+        let mut hooks = crate::pyboy::hooks::HookTable::new();
         for _ in 0..3 {
             gb.run_pyboy_frame(false, &mut hooks);
         }
@@ -1727,7 +1727,7 @@ mod tests {
             gb
         };
         let mut gb = new();
-        let mut hooks = crate::hooks::HookTable::new();
+        let mut hooks = crate::pyboy::hooks::HookTable::new();
         for _ in 0..3 {
             gb.run_pyboy_frame(true, &mut hooks);
         }
@@ -1764,7 +1764,7 @@ mod tests {
             matches!(&err, Error::InvalidState(m) if m.contains("model=\"cgb\"")),
             "{err:?}"
         );
-        let mut hooks = crate::hooks::HookTable::new();
+        let mut hooks = crate::pyboy::hooks::HookTable::new();
         dmg.run_pyboy_frame(false, &mut hooks);
         dmg.run_pyboy_frame(false, &mut hooks);
         let dmg_state = dmg.save_pyboy_state().unwrap();
