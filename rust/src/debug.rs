@@ -76,6 +76,24 @@ macro_rules! forward_cpu_bus {
     };
 }
 
+/// The items of `MachineBus` for a wrapper whose wrapped bus, of type
+/// `$inner`, is its field `inner`: the same machine and the same kind of bus.
+macro_rules! forward_machine_bus {
+    ($inner:ident) => {
+        const REFERENCE: bool = $inner::REFERENCE;
+        const DMA: bool = $inner::DMA;
+
+        #[inline(always)]
+        fn hw(&self) -> &Hardware {
+            self.inner.hw()
+        }
+        #[inline(always)]
+        fn ram(&self) -> &Ram {
+            self.inner.ram()
+        }
+    };
+}
+
 mod breakpoints;
 mod diag;
 

@@ -33,17 +33,7 @@ impl<'h, B: MachineBus, T: Breakpoints> HookBus<'h, B, T> {
 }
 
 impl<B: MachineBus, T: Breakpoints> MachineBus for HookBus<'_, B, T> {
-    const REFERENCE: bool = B::REFERENCE;
-    const DMA: bool = B::DMA;
-
-    #[inline(always)]
-    fn hw(&self) -> &Hardware {
-        self.inner.hw()
-    }
-    #[inline(always)]
-    fn ram(&self) -> &Ram {
-        self.inner.ram()
-    }
+    forward_machine_bus!(B);
 }
 
 impl<B: MachineBus, T: Breakpoints> DebugHooks for HookBus<'_, B, T> {

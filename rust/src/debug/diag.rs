@@ -25,17 +25,7 @@ impl<'d, B: MachineBus> DiagBus<'d, B> {
 }
 
 impl<B: MachineBus> MachineBus for DiagBus<'_, B> {
-    const REFERENCE: bool = B::REFERENCE;
-    const DMA: bool = B::DMA;
-
-    #[inline(always)]
-    fn hw(&self) -> &Hardware {
-        self.inner.hw()
-    }
-    #[inline(always)]
-    fn ram(&self) -> &Ram {
-        self.inner.ram()
-    }
+    forward_machine_bus!(B);
 }
 
 impl<B: MachineBus> CpuBus for DiagBus<'_, B> {

@@ -125,6 +125,24 @@ impl PyGameBoy {
     }
 }
 
+/// The 8-bit registers `a` .. `l` as items of `d` (`GameBoy.registers`, the
+/// trace's entries).
+fn set_registers_8bit(d: &Bound<'_, PyDict>, r: &crate::cpu::Registers) -> PyResult<()> {
+    for (name, value) in [
+        ("a", r.a),
+        ("f", r.f),
+        ("b", r.b),
+        ("c", r.c),
+        ("d", r.d),
+        ("e", r.e),
+        ("h", r.h),
+        ("l", r.l),
+    ] {
+        d.set_item(name, value)?;
+    }
+    Ok(())
+}
+
 /// "vram" or "wram" (the banked regions of `GameBoy._read_bank`).
 fn banked_region(py: Python<'_>, name: &str) -> PyResult<crate::cgb::BankedRegion> {
     match name {
@@ -251,18 +269,7 @@ impl PyGameBoy {
     fn registers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self.read(|gb| gb.registers())?;
         let d = PyDict::new(py);
-        for (name, value) in [
-            ("a", r.a),
-            ("f", r.f),
-            ("b", r.b),
-            ("c", r.c),
-            ("d", r.d),
-            ("e", r.e),
-            ("h", r.h),
-            ("l", r.l),
-        ] {
-            d.set_item(name, value)?;
-        }
+        set_registers_8bit(&d, &r)?;
         d.set_item("sp", r.sp)?;
         d.set_item("pc", r.pc)?;
         Ok(d)
@@ -806,18 +813,7 @@ impl PyGameBoy {
             d.set_item("kind", e.kind.name())?;
             d.set_item("pc", r.pc)?;
             d.set_item("opcode", PyBytes::new(py, e.opcode()))?;
-            for (name, value) in [
-                ("a", r.a),
-                ("f", r.f),
-                ("b", r.b),
-                ("c", r.c),
-                ("d", r.d),
-                ("e", r.e),
-                ("h", r.h),
-                ("l", r.l),
-            ] {
-                d.set_item(name, value)?;
-            }
+            set_registers_8bit(&d, &r)?;
             d.set_item("sp", r.sp)?;
             d.set_item("ime", e.ime)?;
             d.set_item("ie", e.ie)?;
