@@ -17,6 +17,10 @@ import pytest
 import emurust
 from emurust.tools.asm import assemble, fix_header
 
+# What the test boot ROM leaves for the cartridge, which stores it at 0xC000: SP (low, high),
+# A, B, C, D, E, H, L (then F, which depends on the mode).
+HANDED_OVER = [0xFE, 0xFF, 0x11, 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC]
+
 
 def _tile(colour: int) -> str:
     row = str(colour) * 8
@@ -371,18 +375,7 @@ def test_boot_rom_is_mapped_then_hands_over_in_compatibility_mode() -> None:
     assert gb.memory[0x0000:0x0900] == rom[:0x900]
     assert not gb.cgb_mode, "KEY0 = 0x04: DMG compatibility mode"
     # The registers the cartridge found: SP, A, B, C, D, E, H, L, F.
-    assert list(gb.memory[0xC000:0xC00A]) == [
-        0xFE,
-        0xFF,
-        0x11,
-        0x12,
-        0x34,
-        0x56,
-        0x78,
-        0x9A,
-        0xBC,
-        0xA0,
-    ]
+    assert list(gb.memory[0xC000:0xC00A]) == [*HANDED_OVER, 0xA0]
     # The colours are the palettes the boot ROM loaded, not the built-in table's.
     assert shown(gb) == expected(BOOT_PALETTES)
 
@@ -393,18 +386,7 @@ def test_boot_rom_hands_over_in_cgb_mode_for_a_cgb_cartridge() -> None:
     gb.tick(10)
     assert gb.cgb_mode, "KEY0 = 0x80: CGB mode"
     assert gb.memory[0x0000:0x0900] == rom[:0x900]
-    assert list(gb.memory[0xC000:0xC00A]) == [
-        0xFE,
-        0xFF,
-        0x11,
-        0x12,
-        0x34,
-        0x56,
-        0x78,
-        0x9A,
-        0xBC,
-        0x20,
-    ]
+    assert list(gb.memory[0xC000:0xC00A]) == [*HANDED_OVER, 0x20]
     # CGB mode: every object uses OBJ palette 0 (attribute bits 0-2), the palettes stay
     # readable through BCPD.
     bg, obj0, _ = expected(BOOT_PALETTES)

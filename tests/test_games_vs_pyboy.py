@@ -34,12 +34,12 @@ import importlib.metadata
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
 import emurust
+from emurust._pyboy_adapter import cgb_banks
 from emurust.verify import lockstep
 
 PYBOY_VERSION = "2.8.1"
@@ -231,18 +231,6 @@ UCITY_START = 200
 UCITY_INPUTS = ("start", "a", "right", "down", "a", "left", "b", "up")
 
 
-def _cgb_banks(pb: Any) -> list[list[int]]:
-    """WRAM banks 0-7 and VRAM banks 0-1 (PyBoy refuses a bank slice ending at the end of a
-    region: the last byte is read alone)."""
-    out = []
-    for bank in range(8):
-        start = 0xC000 if bank == 0 else 0xD000
-        out.append([*pb.memory[bank, start : start + 0xFFF], pb.memory[bank, start + 0xFFF]])
-    for bank in range(2):
-        out.append([*pb.memory[bank, 0x8000:0x9FFF], pb.memory[bank, 0x9FFF]])
-    return out
-
-
 @pytest.mark.usefixtures("pyboy_available", "hang_guard")
 def test_ucity_cgb_in_step_with_pyboy(shared_roms: Path) -> None:
     """1,000 frames of µCity (double speed, HDMA, VRAM bank 1, colour palettes, WRAM banks)
@@ -288,7 +276,7 @@ def test_ucity_cgb_in_step_with_pyboy(shared_roms: Path) -> None:
         # already (its return address pushed): the stack pointers differ by that push.
         sps = (ours.register_file.SP, pb.register_file.SP)
         assert sps[0] == sps[1] or (delta and abs(sps[0] - sps[1]) == 2), (frame, sps)
-        ours_banks, their_banks = _cgb_banks(ours), _cgb_banks(pb)
+        ours_banks, their_banks = cgb_banks(ours), cgb_banks(pb)
         assert ours_banks[1:] == their_banks[1:], frame
         differ = [
             0xC000 + i for i, (a, b) in enumerate(zip(ours_banks[0], their_banks[0])) if a != b

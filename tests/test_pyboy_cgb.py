@@ -20,7 +20,7 @@ import pytest
 
 import emurust
 from emurust import PyBoy
-from emurust._pyboy_adapter import import_pyboy
+from emurust._pyboy_adapter import cgb_banks, import_pyboy
 from emurust.pyboy.utils import (
     PyBoyInvalidInputException,
     PyBoyInvalidOperationException,
@@ -273,17 +273,6 @@ def _pyboy_state(pb: Any) -> bytes:
     return f.getvalue()
 
 
-def _banks(pb: Any) -> list[list[int]]:
-    """Every WRAM and VRAM bank (PyBoy refuses a bank slice ending at the region's end)."""
-    out = []
-    for bank in range(8):
-        start = 0xC000 if bank == 0 else 0xD000
-        out.append([*pb.memory[bank, start : start + 0xFFF], pb.memory[bank, start + 0xFFF]])
-    for bank in range(2):
-        out.append([*pb.memory[bank, 0x8000:0x9FFF], pb.memory[bank, 0x9FFF]])
-    return out
-
-
 def test_pyboy_cgb_states_load_and_continue_as_pyboy(shared_roms: Path) -> None:
     """A state PyBoy (cgb=True) saved in µCity (double speed, HDMA, VRAM bank 1, colour
     palettes, WRAM banks) loads into emurust.PyBoy(cgb=True) and into
@@ -311,7 +300,7 @@ def test_pyboy_cgb_states_load_and_continue_as_pyboy(shared_roms: Path) -> None:
         pb.tick(1, True)
         assert abs(ours._cycles() - pb._cycles()) <= 24, step
         assert np.array_equal(ours.screen.ndarray, pb.screen.ndarray), step
-        assert _banks(ours) == _banks(pb), step
+        assert cgb_banks(ours) == cgb_banks(pb), step
         assert ours.memory[0xFE00:0xFEA0] == pb.memory[0xFE00:0xFEA0], step
         assert ours.memory[0xFF80:0xFFFF] == pb.memory[0xFF80:0xFFFF], step
     pb.stop(save=False)
@@ -349,7 +338,7 @@ def test_cgb_states_written_by_emurust_continue_in_pyboy(shared_roms: Path) -> N
         assert loaded.register_file.PC == reference.register_file.PC, step
         assert np.array_equal(loaded.screen.ndarray, reference.screen.ndarray), step
         if step % 10 == 9:
-            assert _banks(loaded) == _banks(reference), step
+            assert cgb_banks(loaded) == cgb_banks(reference), step
     # Read back: the same machine, which writes the same bytes but for the last OAM DMA's
     # source and start (bytes 43-54, kept for PyBoy's sake; a load does not restore them).
     again = PyBoy(rom, cgb=True)

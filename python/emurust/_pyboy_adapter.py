@@ -24,6 +24,8 @@ __all__ = [
     "PYBOY_GREYS",
     "PYBOY_VERSION",
     "LockstepPyBoy",
+    "bank_bytes",
+    "cgb_banks",
     "import_pyboy",
     "new_pyboy",
     "pyboy_boot_rom",
@@ -165,6 +167,20 @@ def packed_rgb(rgb: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
     return packed
 
 
+def bank_bytes(pb: Any, bank: int, start: int, end: int) -> list[int]:
+    """Bytes ``start..end`` of VRAM or WRAM bank ``bank`` of a CGB, whatever VBK and SVBK
+    select, through PyBoy's ``memory[bank, ...]`` (of PyBoy or of emurust.PyBoy). PyBoy
+    refuses a bank slice that ends at the region's end: the last byte is read alone."""
+    return [*pb.memory[bank, start : end - 1], pb.memory[bank, end - 1]]
+
+
+def cgb_banks(pb: Any) -> list[list[int]]:
+    """Every bank of a CGB through :func:`bank_bytes`: WRAM banks 0-7, then VRAM banks 0-1."""
+    wram = [bank_bytes(pb, 0, 0xC000, 0xD000)]
+    wram += [bank_bytes(pb, b, 0xD000, 0xE000) for b in range(1, 8)]
+    return wram + [bank_bytes(pb, b, 0x8000, 0xA000) for b in range(2)]
+
+
 class LockstepPyBoy:
     """PyBoy (:data:`PYBOY_VERSION`) advanced frame by frame, with its clock and the shade
     map of its screen: the lockstep harness's view of it."""
@@ -212,12 +228,9 @@ class LockstepPyBoy:
         return shades
 
     def bank(self, region: str, bank: int, start: int, end: int) -> npt.NDArray[np.uint8]:
-        """Bytes ``start..end`` of VRAM or WRAM bank ``bank`` (a CGB), whatever VBK and SVBK
-        select. (PyBoy refuses a bank slice that ends at the region's end: the last byte
-        is read alone.)"""
+        """Bytes ``start..end`` of VRAM or WRAM bank ``bank`` (:func:`bank_bytes`)."""
         del region  # the address says which
-        data = [*self.pb.memory[bank, start : end - 1], self.pb.memory[bank, end - 1]]
-        return np.array(data, dtype=np.uint8)
+        return np.array(bank_bytes(self.pb, bank, start, end), dtype=np.uint8)
 
     def registers(self) -> dict[str, int]:
         r = self.pb.register_file
