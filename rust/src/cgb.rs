@@ -83,6 +83,14 @@ pub struct Hdma {
     pub blocks: u8,
     /// An HBlank DMA is running: a block at each HBlank of lines 0-143.
     pub hblank: bool,
+    /// The line (LY) whose HBlank began while the CPU was halted, so its
+    /// block did not go ([`NO_LINE`]: none): HDMA is inactive during HALT,
+    /// and the block goes if the CPU wakes within that HBlank (see
+    /// `Hardware::hdma_unhalt`).
+    pub missed: u8,
+    /// The CPU is halted (set for the span of `Hardware::halt_idle`; never
+    /// set when a state is saved). Transient.
+    pub halted: bool,
 }
 
 /// The CGB's own hardware state beside the CPU (the PPU keeps its part,
@@ -138,6 +146,9 @@ pub fn unusable_index(addr: u16) -> usize {
     ((addr & !0x18) - 0xFEA0) as usize
 }
 
+/// [`Hdma::missed`] when no HBlank's block was missed.
+pub const NO_LINE: u8 = 0xFF;
+
 /// Bytes of one work RAM bank.
 pub const WRAM_BANK: usize = 0x1000;
 
@@ -154,6 +165,8 @@ impl CgbHw {
                 dst: 0x1FF0,
                 blocks: 0x7F,
                 hblank: false,
+                missed: NO_LINE,
+                halted: false,
             },
             rp: 0,
             ff72: 0,
@@ -255,6 +268,7 @@ impl CgbHw {
         w.u64(self.dot_base);
         w.raw(&self.unusable);
         w.u8(self.key0);
+        w.u8(self.hdma.missed);
         w.end_section();
     }
 
@@ -308,6 +322,13 @@ impl CgbHw {
             self.unusable = [0; 0x60];
         }
         self.key0 = if r.section_left() > 0 { r.u8()? } else { 0 };
+        // States saved before HDMA stopped during HALT end here.
+        self.hdma.missed = if r.section_left() > 0 {
+            r.u8()?
+        } else {
+            NO_LINE
+        };
+        self.hdma.halted = false;
         if self.cpu_base > now || self.dot_base > self.cpu_base {
             return Err(Error::InvalidState(format!(
                 "corrupted state: CGB speed switch at ({}, {}) after time {now}",

@@ -10,7 +10,7 @@
 //! runs none of this.
 
 use super::{Hardware, Ram};
-use crate::cgb::{unusable_index, CgbHw, Model};
+use crate::cgb::{unusable_index, CgbHw, Model, NO_LINE};
 
 /// M-cycles the CPU waits for one 16-byte HDMA block in normal speed (the
 /// copy takes the same real time in double speed: twice the M-cycles).
@@ -278,12 +278,22 @@ impl Hardware {
 
     /// An HBlank of lines 0-143 began while an HBlank DMA runs
     /// (`Ppu::hdma_hit`): one block, the CPU waiting for it.
+    /// While the CPU is halted the block does not go (HDMA is inactive
+    /// during HALT: gambatte's hardware findings, commit 35d2db5 "hdma
+    /// halt/speed change re work"); it is marked missed instead.
     #[cold]
     #[inline(never)]
     pub(super) fn hdma_hblank_block(&mut self, ram: &Ram) {
         self.ppu.hdma_hit = false;
-        if !self.cgb.as_ref().is_some_and(|c| c.hdma.hblank) {
-            return;
+        match self.cgb.as_deref_mut() {
+            Some(c) if c.hdma.hblank => {
+                if c.hdma.halted {
+                    c.hdma.missed = self.ppu.ly();
+                    return;
+                }
+                c.hdma.missed = NO_LINE;
+            }
+            _ => return,
         }
         self.hdma_copy_block(ram);
         if !self.cgb.as_ref().is_some_and(|c| c.hdma.hblank) {
@@ -291,6 +301,32 @@ impl Hardware {
         }
         self.reschedule();
         self.hdma_stall(ram, 1);
+    }
+
+    /// The CPU halts (`on`) or stops halting (a span of `halt_idle`).
+    #[inline]
+    pub(super) fn hdma_halted(&mut self, on: bool) {
+        if let Some(c) = self.cgb.as_deref_mut() {
+            c.hdma.halted = on;
+        }
+    }
+
+    /// The CPU is about to wake from HALT (an interrupt is pending): an
+    /// HBlank that began while it was halted gives its block now if the
+    /// PPU is still in that HBlank, on the same line (gambatte's findings:
+    /// HDMA triggers on unhalt when HALT began outside mode 0 and the CPU
+    /// wakes in mode 0; a mode-0 STAT interrupt wakes it at the HBlank's
+    /// start, when STAT still reads mode 3 for a few dots).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn hdma_unhalt(&mut self, ram: &Ram) {
+        let Some(c) = self.cgb.as_deref_mut() else {
+            return;
+        };
+        let missed = std::mem::replace(&mut c.hdma.missed, NO_LINE);
+        if missed != NO_LINE && c.hdma.hblank && self.ppu.lcd_on() && self.ppu.ly() == missed {
+            self.hdma_hblank_block(ram);
+        }
     }
 
     // ---- Speed switch -------------------------------------------------------

@@ -236,6 +236,22 @@ impl Hardware {
     /// Fast-forward a halted CPU to the M-cycle in which the next event is due.
     #[inline]
     pub fn halt_idle<const REF: bool>(&mut self, ram: &Ram) {
+        let cgb = self.cgb.is_some();
+        if cgb {
+            self.hdma_halted(true);
+        }
+        self.halt_ticks::<REF>(ram);
+        if cgb {
+            self.hdma_halted(false);
+            if self.pending() != 0 {
+                self.hdma_unhalt(ram);
+            }
+        }
+    }
+
+    /// [`Hardware::halt_idle`]'s ticks.
+    #[inline]
+    fn halt_ticks<const REF: bool>(&mut self, ram: &Ram) {
         if !REF && self.next_event != u64::MAX && self.next_event > self.now + 4 {
             // Land on the last M-cycle boundary before the event, then tick.
             let skip = (self.next_event - self.now - 1) & !3;

@@ -1004,6 +1004,8 @@ impl GameBoy {
                 dst: g.hdma_dst & 0x1FF0,
                 blocks: g.hdma_regs[4] & 0x7F,
                 hblank: g.hdma_active,
+                missed: crate::cgb::NO_LINE,
+                halted: false,
             };
             // Banks 2-7 live here, 0 and 1 in the RAM block (below).
             h.wram[..2 * WRAM_BANK].fill(0);
