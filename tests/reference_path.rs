@@ -142,11 +142,11 @@ fn save_state_continuation_is_identical() {
 /// countdowns. A timer interrupt every 2,048 T-cycles logs the countdown
 /// register D to WRAM, so an exit from any loop one iteration early or late
 /// moves what it logs. The STAT and LY loops are the shapes whose turns the
-/// fast path skips (`PollLoop` in `cpu/runs.rs`); the first ones are entered
+/// fast path skips (`PollLoop` in `cpu/run_table.rs`); the first ones are entered
 /// by falling into them, the others by a jump (`JR +0`), with the condition
 /// they wait for met or not yet met on entry. Two countdowns in HRAM (`DEC A;
 /// JR NZ`, as OAM DMA routines wait in; the fast path skips their turns
-/// too, `Countdown` in `cpu/runs.rs`), one long enough for timer interrupts
+/// too, `Countdown` in `cpu/run_table.rs`), one long enough for timer interrupts
 /// to land in it. Needs no ROM files.
 fn polling_rom() -> Vec<u8> {
     let mut rom = vec![0u8; 0x8000];
@@ -292,7 +292,7 @@ fn interrupt_counting_cart() -> Vec<u8> {
 }
 
 /// A ROM (MBC1, four banks) that walks the edges of straight runs
-/// (`cpu/runs.rs`): self-modifying code in work RAM, code in HRAM and echo
+/// (`cpu/run_table.rs`): self-modifying code in work RAM, code in HRAM and echo
 /// RAM, a routine in bank 1 that switches itself out for bank 2 mid-run, an
 /// instruction whose immediate lies across the 0x3FFF/0x4000 boundary,
 /// read-modify-writes of TIMA, a PUSH and a POP onto the timer registers
@@ -431,7 +431,7 @@ fn events_moved_by_a_slow_access_match_the_reference_path() {
     assert_ne!(fast.peek(0xC07F), 0);
 }
 
-/// A ROM that waits in jumps to themselves (`IdleLoop` in `cpu/runs.rs`,
+/// A ROM that waits in jumps to themselves (`IdleLoop` in `cpu/run_table.rs`,
 /// whose turns the fast path skips up to the next event): `JP self` in bank
 /// 0 and in bank 1 and `JR -2`, each with interrupts on, left only through a
 /// timer interrupt every 131,072 T-cycles whose handler logs DIV and moves
@@ -687,7 +687,7 @@ fn ppu_register_reads_match_the_reference_path() {
 }
 
 /// A 1 MiB MBC1 ROM whose runs chain through unconditional jumps and
-/// calls (`RunTable::chain` in `cpu/runs.rs`): `CALL`, `JP` and `JR` chains
+/// calls (`RunTable::chain` in `cpu/run_table.rs`): `CALL`, `JP` and `JR` chains
 /// in bank 0 and in bank 2 at 0x4000, under timer interrupts (counted in
 /// D); and, from a work-RAM routine, bank 32 mapped at 0x0000 (MBC1 mode 1)
 /// running a `JP 0x4300` that the table, which assumes a bank at its usual
@@ -770,7 +770,7 @@ fn chained_runs_match_the_reference_path() {
 }
 
 /// A 64 KiB MBC1 ROM whose runs chain through returns and conditional
-/// branches (`RunTable::chain` in `cpu/runs.rs`: a `RET` back to its run's
+/// branches (`RunTable::chain` in `cpu/run_table.rs`: a `RET` back to its run's
 /// `CALL`, checked when it runs; conditional jumps, calls and returns as not
 /// taken), under timer interrupts every 976 T-cycles whose handler logs the
 /// low byte of the interrupted PC at 0xC500 + D, so that an interrupt taken

@@ -62,7 +62,7 @@ def test_module_map_covers_the_reference_and_the_core() -> None:
         assert required in pyboy_files, required
     targets = {p for m in MAP.modules for p in m.emurust}
     src = ROOT / "rust" / "src"
-    for module_file in sorted(src.rglob("*.rs")):  # files in subfolders (cpu/runs.rs) too
+    for module_file in sorted(src.rglob("*.rs")):  # files in subfolders (cpu/run_table.rs) too
         rel = module_file.relative_to(ROOT).as_posix()
         inner = module_file.relative_to(src).as_posix()
         if inner in ("lib.rs", "error.rs", "python.rs") or inner.startswith("python/"):

@@ -6,7 +6,7 @@
 //! that became due, then performs the access, bringing the touched component
 //! up to date first. In the fast path a tick is one add and one compare
 //! (inside a straight run of code that ends before the next event, see
-//! `cpu/runs.rs`, just the add); the reference path (`Hardware::reference`)
+//! `cpu/run_table.rs`, just the add); the reference path (`Hardware::reference`)
 //! instead steps every component on every M-cycle, and tests assert both
 //! paths give identical results.
 //!
@@ -25,8 +25,8 @@
 //! - `interrupts.rs`: IE & IF, and the requests latched late in an M-cycle
 //!   (PPU, timer, LYC write);
 //! - `cpu_bus.rs`: [`Bus`], the CPU's view of the machine (`CpuBus`);
-//! - `runs.rs`: the run engine on that bus: the straight runs and loop
-//!   skips that `cpu/runs.rs` finds in the code.
+//! - `run_engine.rs`: the run engine on that bus: the straight runs and loop
+//!   skips that `cpu/run_table.rs` finds in the code.
 
 use crate::apu::Apu;
 use crate::cartridge::{fnv1a64, Cartridge};
@@ -54,7 +54,7 @@ mod cgb;
 mod cpu_bus;
 mod dma;
 mod interrupts;
-mod runs;
+mod run_engine;
 mod scheduler;
 
 pub use cpu_bus::{Bus, MachineBus, BANKED, DMA_BUS, NORMAL, ROM_RUN, WRAM_RUN};

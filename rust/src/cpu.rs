@@ -14,14 +14,14 @@
 mod alu;
 mod cb;
 mod execute;
-mod runs;
+mod run_table;
 #[cfg(test)]
 mod tests;
 mod trace;
 
 #[cfg(test)]
-use runs::{max_cycles, run_role, RunRole, RunTable};
-pub(crate) use runs::{
+use run_table::{max_cycles, run_role, RunRole, RunTable};
+pub(crate) use run_table::{
     Code, Countdown, IdleLoop, PollLoop, MAX_CHAIN_CYCLES, POLL_CYCLES, POLL_TURN_CYCLES,
 };
 pub use trace::{instruction_length, Diagnostics, Fault, StepKind, TraceEntry};
@@ -149,7 +149,7 @@ pub trait RunHooks: CpuBus {
     }
 
     /// Whether [`RunHooks::run_straight`] can run straight-line runs of ROM
-    /// and work-RAM code (`cpu/runs.rs`); a compile-time constant.
+    /// and work-RAM code (`cpu/run_table.rs`); a compile-time constant.
     const STRAIGHT_RUNS: bool = false;
     /// Run straight-line runs from PC (only called when
     /// [`RunHooks::STRAIGHT_RUNS`], with the CPU running and no interrupt to
@@ -494,7 +494,7 @@ impl Cpu {
                     bus.recheck();
                     continue;
                 }
-                // Straight runs (`cpu/runs.rs`) are tried only here, where
+                // Straight runs (`cpu/run_table.rs`) are tried only here, where
                 // something changed, so that the hot loop below stays as
                 // it is. After `Step` or `Wait` the loop steps normally
                 // until the next recheck (the next event, I/O access...).

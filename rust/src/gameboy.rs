@@ -77,7 +77,7 @@ fn check_boot_rom(b: &[u8], model: Model) -> Result<BootRom> {
 pub struct Core {
     pub cpu: Cpu,
     pub hw: Hardware,
-    /// The ROM and its straight-line runs (`cpu/runs.rs`), shared.
+    /// The ROM and its straight-line runs (`cpu/run_table.rs`), shared.
     code: Arc<Code>,
     pub frame_count: u64,
     /// For each button, the frame number at which to release it (0 = none).

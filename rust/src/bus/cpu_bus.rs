@@ -1,6 +1,6 @@
 //! [`Bus`], the CPU's view of one machine (`CpuBus`): the bus's own copy of
 //! the clock, the fetch window, the per-M-cycle tick, and the modes of the
-//! straight runs (`runs.rs`) and of OAM DMA.
+//! straight runs (`run_engine.rs`) and of OAM DMA.
 
 use super::{Hardware, Ram, HRAM_BASE, RET_RING, WRAM_SIZE};
 use crate::cpu::{Code, Cpu, CpuBus, CpuHost, DebugHooks, RunHooks, Straight};
@@ -21,7 +21,7 @@ use crate::timer::IRQ_TIMER;
 /// the reference path `hw.now` is current after every tick.
 ///
 /// `MODE` is [`NORMAL`] except on the buses of straight runs (see
-/// `cpu/runs.rs`): [`ROM_RUN`] runs a precomputed run of ROM code,
+/// `cpu/run_table.rs`): [`ROM_RUN`] runs a precomputed run of ROM code,
 /// fetching from its bank directly; [`WRAM_RUN`] runs code in work RAM,
 /// checking before each instruction that all of its M-cycles come before
 /// the next event. Both skip the per-M-cycle event check.

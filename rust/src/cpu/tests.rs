@@ -439,7 +439,7 @@ fn save_state_round_trip_and_validation() {
     assert_eq!(restored, cpu);
 }
 
-/// `runs::max_cycles` bounds every opcode's real M-cycles (taken and not
+/// `run_table::max_cycles` bounds every opcode's real M-cycles (taken and not
 /// taken), and equals them for the opcodes that never branch; the opcodes
 /// a run leaves out have no bound.
 #[test]
@@ -500,7 +500,7 @@ fn run_table_entries() {
     assert_eq!(table.at(0x8000), None);
     // A long stretch of NOPs is cut into capped runs.
     let runs: Vec<u32> = (0x20..0x3000).map(|o| table.at(o).unwrap()).collect();
-    assert_eq!(runs.iter().max(), Some(&(super::runs::MAX_RUN_CYCLES)));
+    assert_eq!(runs.iter().max(), Some(&(super::run_table::MAX_RUN_CYCLES)));
 }
 
 /// Chained runs carry on through `JR e`, `JP nn` and `CALL nn` to a fixed
@@ -572,7 +572,7 @@ fn chained_run_table_entries() {
             "{off:#x}"
         );
         assert!(table.chained_at(off) >= table.at(off), "{off:#x}");
-        assert!(table.chained_at(off).unwrap_or(0) <= super::runs::MAX_CHAIN_CYCLES);
+        assert!(table.chained_at(off).unwrap_or(0) <= super::run_table::MAX_CHAIN_CYCLES);
     }
 }
 
@@ -597,7 +597,7 @@ fn poll_loops_in_the_run_table() {
         assert_eq!(table.at(off), None, "{off:#x}");
     }
     // Code falling into the loop runs through its first turn.
-    assert_eq!(table.at(0x100), Some(1 + super::runs::POLL_CYCLES));
+    assert_eq!(table.at(0x100), Some(1 + super::run_table::POLL_CYCLES));
     for off in [0x300, 0x310, 0x320, 0x330, 0x3FFC] {
         assert!(!table.poll_at(off), "{off:#x}");
         assert!(table.at(off).is_some(), "{off:#x}");
@@ -611,7 +611,7 @@ fn poll_loops_in_the_run_table() {
             cycles += max_cycles(rom[at], rom[at + 1]).unwrap() as u32;
             at += instruction_length(rom[at]) as usize;
         }
-        assert_eq!(cycles, super::runs::POLL_CYCLES);
+        assert_eq!(cycles, super::run_table::POLL_CYCLES);
     }
     let poll = PollLoop::decode(&rom[0x200..0x206]).unwrap();
     assert_eq!(
@@ -654,7 +654,7 @@ fn poll_loop_turns_match_execution() {
                 let back = poll.turn(&mut turned, v);
                 assert_eq!(back, cpu.pc() == 0x100, "{code:02X?} v={v:#x} f={f:#x}");
                 if back {
-                    assert_eq!(bus.cycles, super::runs::POLL_TURN_CYCLES);
+                    assert_eq!(bus.cycles, super::run_table::POLL_TURN_CYCLES);
                 }
                 let (r, t) = (cpu.registers(), turned.registers());
                 assert_eq!((r.a, r.f), (t.a, t.f), "{code:02X?} v={v:#x} f={f:#x}");
@@ -710,7 +710,7 @@ fn countdown_skips_match_execution() {
 
 #[test]
 fn idle_loops_in_the_run_table() {
-    use super::runs::IdleLoop;
+    use super::run_table::IdleLoop;
     let mut rom = vec![0u8; 0x8000];
     rom[0x200..0x202].copy_from_slice(&[0x18, 0xFE]); // JR -2
     rom[0x210..0x213].copy_from_slice(&[0xC3, 0x10, 0x02]); // JP 0x0210 (itself)

@@ -10,9 +10,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
+use crate::joypad::Button;
 use crate::python::args::{int_arg, type_name};
 use crate::python::errors::{invalid_argument, InvalidRomError};
-use crate::joypad::Button;
 use crate::vec::ObsMode;
 
 /// Button names in the order `emurust.BUTTONS` lists them (the order used

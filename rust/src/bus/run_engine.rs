@@ -1,5 +1,5 @@
 //! The run engine: the fast bus runs the straight runs, poll loops, idle
-//! loops and HRAM countdowns that `cpu/runs.rs` finds in the code, with no
+//! loops and HRAM countdowns that `cpu/run_table.rs` finds in the code, with no
 //! per-M-cycle event check (their reference twin: the interpreter on
 //! `Bus<true>`).
 
@@ -10,7 +10,7 @@ use super::{
 use crate::cpu::{Countdown, Cpu, IdleLoop, PollLoop, Straight, POLL_CYCLES, POLL_TURN_CYCLES};
 
 impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
-    /// Run the straight-line runs (`cpu/runs.rs`) from PC, one after the
+    /// Run the straight-line runs (`cpu/run_table.rs`) from PC, one after the
     /// other, while each ends before the next event and no slow access
     /// happens. The caller has checked that the CPU is running with no
     /// interrupt to take. Called on the fast bus only (`Bus<false>`).

@@ -14,7 +14,7 @@
 //! is a slow write that ends the run after its instruction), the
 //! interpreter runs the whole run with no per-M-cycle event check and reads
 //! its opcodes and immediates straight from the mapped bank
-//! (`Bus::straight_runs` in `bus/runs.rs`; code in work RAM gets a variant with
+//! (`Bus::straight_runs` in `bus/run_engine.rs`; code in work RAM gets a variant with
 //! one event check per instruction).
 //!
 //! [`RunTable`] holds one byte per ROM byte: the M-cycles of the run
