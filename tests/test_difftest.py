@@ -1,6 +1,6 @@
 """The lockstep differential harness (emurust.verify.lockstep) against PyBoy 2.8.1.
 
-* A ROM built here (romgen) runs in step with PyBoy, and so does Tobu Tobu Girl up to the
+* A ROM built here (emurust.tools.asm) runs in step with PyBoy, and so does Tobu Tobu Girl up to the
   frame where it is known to match.
 * The harness catches a deliberately broken CPU: with ``fault="adc_half_carry"`` (ADC
   computes H without the carry-in) the divergence is reported at the frame in which the

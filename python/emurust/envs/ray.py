@@ -44,8 +44,16 @@ except ImportError as e:  # ray is an optional dependency
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
 from emurust.envs._batch import EnvBatch, check_actions, check_ids
-from emurust.envs._engine import Bools, Bytes, compose_obs, frame_shape, make_engine, rom_bytes
-from emurust.envs._gymnasium import InitialState, Obs, env_spaces, spec_with
+from emurust.envs._engine import (
+    Bools,
+    Bytes,
+    Obs,
+    compose_obs,
+    frame_shape,
+    make_engine,
+    rom_bytes,
+)
+from emurust.envs._gymnasium import InitialState, env_spaces, spec_with
 from emurust.games import GameSpec
 
 __all__ = ["ActorLostError", "ClusterResourcesError", "EnvActor", "RayVectorEnv", "portable_spec"]
