@@ -12,7 +12,7 @@ Contenders (``emurust train``'s PPO, :mod:`emurust.rl.ppo`, on Starcatch), for e
   them, one per half batch, so stepping overlaps inference as for emurust), for each count
   of ``--pyboy-envs`` (default 8,16,32), the best kept: "each at its best number of envs";
 * ``--null-env``: the trainer with no emulator at all (constant observations returned at
-  once, :class:`emurust.rl.vector.NullVectorEnv`): its ceiling on this machine.
+  once, :class:`emurust.envs.vector.NullVectorEnv`): its ceiling on this machine.
 
 Each run trains ``--steps`` env steps and reports env steps/s and where the wall time went
 (emulators, inference, copies, update). ``--repeat R`` runs every contender R times,

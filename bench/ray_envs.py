@@ -1,4 +1,4 @@
-"""Envs in Ray actors (:class:`emurust.ray.RayVectorEnv`) against one local VecGameBoy on the
+"""Envs in Ray actors (:class:`emurust.envs.ray.RayVectorEnv`) against one local VecGameBoy on the
 same cores: env steps/s, same run, on a local Ray cluster.
 
 For one game (default Tobu Tobu Girl from the test-ROM folder, else the bundled Starcatch),
@@ -150,7 +150,7 @@ class Remote:
         settings: dict[str, Any],
         shared_memory: bool = False,
     ) -> None:
-        from emurust.ray import INLINE, RayVectorEnv
+        from emurust.envs.ray import INLINE, RayVectorEnv
 
         # The env starts the local cluster (one CPU per actor), as a user's would, with its
         # settings (results inline: docs/ray.md), and shuts it down on close.

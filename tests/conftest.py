@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import emurust
-from emurust.verify.romgen import serial_rom
+from emurust.tools.asm.program import serial_rom
 
 BLARGG_SPECIAL = Path("blargg") / "cpu_instrs" / "individual" / "01-special.gb"
 # Set where the ROM folder is expected (CI: .ci/run): a test that skips for want of a file

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import emurust
 from emurust import _core
-from emurust.verify.romgen import COUNTER_ADDR, WRAM_PATTERN, serial_rom
+from emurust.tools.asm.program import COUNTER_ADDR, WRAM_PATTERN, serial_rom
 
 CYCLES_PER_FRAME = 70224
 # A frame ends at the first instruction boundary at or after VBlank starts, so one

@@ -1,6 +1,7 @@
 """The SM83 assembler in emurust.tools.asm: every opcode round-trips through the project's
 disassembler, the expression and directive syntax, the errors, the header fix-up, the .sym
-file and the command line."""
+file and the command line; and the package's other program builders (ops, Program,
+build_rom) agree with it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import emurust
-from emurust.tools.asm import AsmError, Assembly, assemble, assemble_file, fix_header, main
+from emurust.tools.asm import AsmError, Assembly, assemble, assemble_file, fix_header, main, ops
+from emurust.tools.asm.program import Program, serial_rom
+from emurust.tools.asm.rom import build_rom, header_checksum
 from emurust.verify.disasm import disassemble
 
 ORG = 0x0150
@@ -501,3 +504,70 @@ def test_module_runs_as_a_script(tmp_path: Path) -> None:
         [sys.executable, "-m", "emurust.tools.asm", str(source), "-o", str(out)], check=True
     )
     assert out.read_bytes() == assemble(GAME).rom
+
+
+# --------------------------------------------------------------------------------------------
+# The other builders of the package: one encoding of each instruction, one header writer
+
+
+@pytest.mark.parametrize(
+    ("code", "source"),
+    [
+        (ops.DI, "di"),
+        (ops.EI, "ei"),
+        (ops.HALT, "halt"),
+        (ops.NOP, "nop"),
+        (ops.RETI, "reti"),
+        (ops.PUSH_AF, "push af"),
+        (ops.POP_AF, "pop af"),
+        (ops.PUSH_HL, "push hl"),
+        (ops.POP_HL, "pop hl"),
+        (ops.INC_SP, "inc sp"),
+        (ops.ld_sp(0xFFFE), "ld sp, $FFFE"),
+        (ops.ld_a(0x42), "ld a, $42"),
+        (ops.ld_hl(0xC010), "ld hl, $C010"),
+        (ops.ldh_a_to(0x40), "ldh [$FF40], a"),
+        (ops.ldh_a_from(0x44), "ldh a, [$FF44]"),
+        (ops.ld_mem_a(0xC000), "ld [$C000], a"),
+        (ops.ld_a_mem(0xC001), "ld a, [$C001]"),
+        (ops.ld_mem_sp(0xC002), "ld [$C002], sp"),
+        (ops.add_sp(-2), "add sp, -2"),
+        (ops.jp(0x1234), "jp $1234"),
+        (ops.jr(-3), "jr @ - 1"),
+        (ops.jr(5, "nz"), "jr nz, @ + 7"),
+        (ops.jr(-128, "c"), "jr c, @ - 126"),
+        (
+            ops.finish(),
+            f"ld a, ${ops.DONE_VALUE:02X}\nld [${ops.DONE_FLAG:04X}], a\ndi\nhalt\njr @ - 1",
+        ),
+    ],
+)
+def test_ops_encode_as_the_assembler_does(code: bytes, source: str) -> None:
+    built = assemble(HEADER + source + "\nend:\n")
+    assert built.symbols["end"] - ORG == len(code)
+    assert built.rom[ORG : ORG + len(code)] == code
+
+
+def test_program_labels_and_addresses_match_the_assembler() -> None:
+    p = Program()
+    p.label("top").ld_a(1).jr("ahead", "z").jp("top").call("ahead").label("ahead")
+    p.ld_sp(0xFFFE).ld_hl(0xC010).inc_hl_mem().ld_mem_a(0xC000).ldh_mem_a(0x01)
+    p.ldh_a_mem(0x02).bit7_a().di().jr(0x0150, "nc").jp(0x0150).call(0x0150)
+    source = (
+        "top: ld a, 1\njr z, ahead\njp top\ncall ahead\nahead:\n"
+        "ld sp, $FFFE\nld hl, $C010\ninc [hl]\nld [$C000], a\nldh [$FF01], a\n"
+        "ldh a, [$FF02]\nbit 7, a\ndi\njr nc, $0150\njp $0150\ncall $0150\n"
+    )
+    code = p.bytes()
+    assert code == assemble(HEADER + source).rom[ORG : ORG + len(code)]
+    with pytest.raises(ValueError, match="out of range"):
+        Program().jr(0x0150 + 200)
+
+
+def test_build_rom_writes_the_header_fix_header_does() -> None:
+    for rom in (serial_rom(), build_rom(b"\x00", banks=4, bank_ids=True, title="T")):
+        fixed = bytearray(rom)
+        fix_header(fixed)
+        assert bytes(fixed) == rom
+        assert rom[0x14D] == header_checksum(rom)
+        assert rom[0x104:0x134] == bytes.fromhex(LOGO_HEX)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 import emurust
-from emurust.verify.romgen import build_rom, serial_program
+from emurust.tools.asm.program import serial_program
+from emurust.tools.asm.rom import build_rom
 
 MiB = 1024 * 1024
 

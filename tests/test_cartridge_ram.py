@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import emurust
-from emurust.verify.romgen import build_rom
+from emurust.tools.asm.rom import build_rom
 
 # ld a,$0A; ld ($0000),a  (enable RAM); ld a,$5A; ld ($A123),a; loop: jr loop
 PROGRAM = bytes([0x3E, 0x0A, 0xEA, 0x00, 0x00, 0x3E, 0x5A, 0xEA, 0x23, 0xA1, 0x18, 0xFE])

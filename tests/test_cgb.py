@@ -17,7 +17,7 @@ import pytest
 import emurust
 from emurust.envs import GameBoyVectorEnv
 from emurust.games import Field, GameSpec, GameSpecError
-from emurust.verify.romgen import build_rom
+from emurust.tools.asm.rom import build_rom
 
 HEIGHT, WIDTH = 144, 160
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from emurust import conformance as conf
-from emurust.verify.romgen import Asm, build_rom, serial_rom
+from emurust.tools.asm.program import Program, serial_rom
+from emurust.tools.asm.rom import build_rom
 
 FIB = conf.MOONEYE_FIB
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def mooneye_rom(values: tuple[int, ...]) -> bytes:
     """Loads ``values`` into B,C,D,E,H,L, executes ``ld b,b`` and loops forever."""
-    asm = Asm().di().ld_sp(0xFFFE)
+    asm = Program().di().ld_sp(0xFFFE)
     for opcode, value in zip((0x06, 0x0E, 0x16, 0x1E, 0x26, 0x2E), values):
         asm.emit(opcode, value)  # ld r, n
     asm.emit(0x40)  # ld b, b
@@ -29,7 +30,7 @@ def mooneye_rom(values: tuple[int, ...]) -> bytes:
 
 def endless_rom() -> bytes:
     """Never reports anything: registers stay at their post-boot values."""
-    asm = Asm().di()
+    asm = Program().di()
     loop = asm.here()
     asm.jr(loop)
     return build_rom(asm.bytes())
@@ -38,7 +39,7 @@ def endless_rom() -> bytes:
 def a000_rom(status: int, text: bytes) -> bytes:
     """An MBC1+RAM cartridge that writes a Blargg $A000 result block (signature, text, then
     the status) and loops."""
-    asm = Asm().di().ld_sp(0xFFFE)
+    asm = Program().di().ld_sp(0xFFFE)
     asm.ld_a(0x0A).ld_mem_a(0x0000)  # RAMG: enable cartridge RAM
     asm.ld_a(0x80).ld_mem_a(0xA000)  # running
     for i, byte in enumerate(bytes([0xDE, 0xB0, 0x61])):

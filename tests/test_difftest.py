@@ -1,6 +1,6 @@
 """The lockstep differential harness (emurust.verify.lockstep) against PyBoy 2.8.1.
 
-* A ROM built here (romgen) runs in step with PyBoy, and so does Tobu Tobu Girl up to the
+* A ROM built here (emurust.tools.asm) runs in step with PyBoy, and so does Tobu Tobu Girl up to the
   frame where it is known to match.
 * The harness catches a deliberately broken CPU: with ``fault="adc_half_carry"`` (ADC
   computes H without the carry-in) the divergence is reported at the frame in which the
@@ -20,8 +20,9 @@ import pytest
 
 import emurust
 from emurust import _pyboy_adapter as pyboy_adapter
+from emurust.tools.asm.program import Program
+from emurust.tools.asm.rom import build_rom
 from emurust.verify import allowlist, disasm, lockstep
-from emurust.verify.romgen import Asm, build_rom
 
 # The test program's WRAM: frame counter, running sum, the fault section's results.
 COUNTER = 0xC000
@@ -46,7 +47,7 @@ def program() -> tuple[bytes, int, int]:
     BG map (visible on screen) and OAM; at frame ``TRIGGER_FRAME`` it runs ADC with a
     carry-in that alone makes the half carry, and DAA after an ADD with half carry.
     Returns the code and the addresses of that ADC and that DAA."""
-    asm = Asm().di().ld_sp(0xFFFE)
+    asm = Program().di().ld_sp(0xFFFE)
     asm.ld_a(0x01).ldh_mem_a(0xFF)  # IE = VBlank (IME stays 0: HALT just waits)
     asm.emit(0xAF).ld_mem_a(COUNTER).ld_mem_a(SUM)  # xor a
     main = asm.here()
@@ -257,7 +258,7 @@ def object_priority_rom() -> bytes:
     0x80 = BG over OBJ) overlapping object 1 (X=52: x 44-51, tile 1: colour 1, flags 0).
     Object 0 has the smaller X, hence priority; where they overlap (x 44-47) a DMG shows
     the BG (object 0 wins, then loses to BG colour 2), PyBoy shows object 1."""
-    asm = Asm().di().ld_sp(0xFFFE)
+    asm = Program().di().ld_sp(0xFFFE)
     wait = asm.here()
     asm.ldh_a_mem(0x44).emit(0xFE, 144).jr(wait, condition="nz")  # VBlank: VRAM/OAM free
     asm.ld_hl(0x8000)

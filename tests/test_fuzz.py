@@ -12,7 +12,8 @@ import pytest
 
 import emurust
 from emurust._core import _reseal_state
-from emurust.verify.romgen import random_rom, serial_rom
+from emurust.tools.asm.program import serial_rom
+from emurust.tools.asm.rom import random_rom
 
 SEED = int(os.environ.get("EMURUST_FUZZ_SEED", "20240521"))
 SCALE = float(os.environ.get("EMURUST_FUZZ_SCALE", "1"))

@@ -116,3 +116,41 @@ def test_games_registered_before_and_after_the_envs_get_gymnasium_ids() -> None:
     assert "emurust/Before-v0" in ids
     assert "emurust/After-v0" in ids
     assert "emurust/Starcatch-v0" in ids
+
+
+def _send_recv_classes(path: Path) -> list[str]:
+    """The classes of ``path`` that step envs: a ``send`` and a ``recv`` method, or a
+    Gymnasium ``VectorEnv`` base."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+        bases = {ast.unparse(b) for b in node.bases}
+        if {"send", "recv"} <= methods or any("VectorEnv" in b for b in bases):
+            found.append(node.name)
+    return found
+
+
+def test_the_vectorization_backends_live_in_emurust_envs() -> None:
+    """Every vector env (the Gymnasium one and its send/recv thread, the trainer's worker
+    processes and null env, the Ray actors) is defined under emurust.envs; emurust.ray only
+    re-exports the Ray backend."""
+    found = {_module_name(p): _send_recv_classes(p) for p in PACKAGE.rglob("*.py")}
+    found = {m: classes for m, classes in found.items() if classes}
+    assert {"emurust.envs._gymnasium", "emurust.envs.ray", "emurust.envs.vector"} <= set(found)
+    outside = {m: c for m, c in found.items() if not m.startswith("emurust.envs.")}
+    assert not outside, f"vector envs outside emurust.envs: {outside}"
+
+
+def test_importing_emurust_and_its_envs_does_not_import_ray() -> None:
+    code = (
+        "import sys\n"
+        "import emurust, emurust.envs, emurust.envs.vector, emurust.rl.ppo\n"
+        "emurust.GameBoyVectorEnv\n"
+        "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]", out

@@ -44,6 +44,47 @@ needs_checkout = pytest.mark.skipif(not IN_CHECKOUT, reason="not running from a 
 # The module map
 
 
+def unmapped_core_files(root: Path, module_map: prompts.ModuleMap) -> list[str]:
+    """The ``rust/src`` files under ``root`` (subfolders too) that no module of the map lists."""
+    targets = {p for m in module_map.modules for p in m.emurust}
+    src = root / "rust" / "src"
+    unmapped = []
+    for module_file in sorted(src.rglob("*.rs")):  # files in subfolders (cpu/run_table.rs) too
+        rel = module_file.relative_to(root).as_posix()
+        inner = module_file.relative_to(src).as_posix()
+        if inner in ("lib.rs", "error.rs", "python.rs") or inner.startswith("python/"):
+            continue  # crate root, error enum and bindings: not translated modules
+        if rel not in targets:
+            unmapped.append(rel)
+    return unmapped
+
+
+def what_to_do(rel: str, module_map: prompts.ModuleMap) -> str:
+    """The failure message for a core file that no module lists: the steps that fix it, and
+    the module that probably owns it (the one listing the parent file: cpu.rs for cpu/x.rs)."""
+    owner = None
+    parts = rel.split("/")
+    for depth in range(len(parts) - 1, 2, -1):  # rust/src/a/b/c.rs: a/b.rs, then a.rs
+        parent = "/".join(parts[:depth]) + ".rs"
+        owner = next((m.name for m in module_map.modules if parent in m.emurust), None)
+        if owner is not None:
+            break
+    where = (
+        f'the "emurust" list of module "{owner}" (which lists its parent file)'
+        if owner is not None
+        else 'the "emurust" list of the module it belongs to (or a new module entry with '
+        "every field, see references/README.md)"
+    )
+    return (
+        f'{rel} is in no module of references/modules.json. To fix: (1) add "{rel}" to '
+        f"{where} in references/modules.json, and to that module's row of the table in "
+        "references/README.md; (2) run `emurust prompts sync` (or `python -m emurust.prompts "
+        "sync`), which copies references/ and prompts/ into python/emurust/data/ (the copy "
+        "the wheel ships; test_package_copy_is_in_sync fails until then), and commit both; "
+        "(3) list the file in rust/src/README.md's map. See docs/design.md, 'Where things go'."
+    )
+
+
 def test_module_map_covers_the_reference_and_the_core() -> None:
     pyboy_files = {p for m in MAP.modules for p in m.pyboy}
     for required in (
@@ -60,19 +101,31 @@ def test_module_map_covers_the_reference_and_the_core() -> None:
         "core/cartridge/rtc.py",
     ):
         assert required in pyboy_files, required
-    targets = {p for m in MAP.modules for p in m.emurust}
-    src = ROOT / "rust" / "src"
-    for module_file in sorted(src.rglob("*.rs")):  # files in subfolders (cpu/run_table.rs) too
-        rel = module_file.relative_to(ROOT).as_posix()
-        inner = module_file.relative_to(src).as_posix()
-        if inner in ("lib.rs", "error.rs", "python.rs") or inner.startswith("python/"):
-            continue  # crate root, error enum and bindings: not translated modules
-        assert rel in targets, f"{rel} is in no module of references/modules.json"
+    unmapped = unmapped_core_files(ROOT, MAP)
+    assert not unmapped, "\n".join(what_to_do(rel, MAP) for rel in unmapped)
     assert MAP.reference.version == "2.8.1"
     for m in MAP.modules:
         for part in (m.facts, m.verify, m.interface, m.invariants):
             assert part, m.name
         assert all(f.source.strip() for f in m.facts), m.name
+
+
+def test_an_unmapped_core_file_fails_with_the_steps_that_fix_it(tmp_path: Path) -> None:
+    src = tmp_path / "rust" / "src"
+    (src / "cpu").mkdir(parents=True)
+    (src / "python").mkdir()
+    for rel in ("cpu.rs", "cpu/new_part.rs", "brand_new.rs", "lib.rs", "python/x.rs"):
+        (src / rel).write_text("", encoding="utf-8")
+    unmapped = unmapped_core_files(tmp_path, MAP)
+    assert unmapped == ["rust/src/brand_new.rs", "rust/src/cpu/new_part.rs"]
+    part = what_to_do("rust/src/cpu/new_part.rs", MAP)
+    assert 'module "cpu"' in part
+    new = what_to_do("rust/src/brand_new.rs", MAP)
+    assert "new module entry" in new
+    for text in (part, new):
+        assert "references/modules.json" in text
+        assert "emurust prompts sync" in text
+        assert "rust/src/README.md" in text
 
 
 @needs_checkout
@@ -249,7 +302,12 @@ def test_prompt_error_is_an_emurust_error() -> None:
 
 @needs_checkout
 def test_package_copy_is_in_sync() -> None:
-    assert prompts.sync_package_data(check=True) == [], "run: emurust prompts sync"
+    changed = prompts.sync_package_data(check=True)
+    assert changed == [], (
+        f"python/emurust/data/ (the copy of prompts/ and references/ that the wheel ships) "
+        f"differs from the checkout in {changed}: run `emurust prompts sync` (or `python -m "
+        "emurust.prompts sync`) and commit python/emurust/data/"
+    )
     for rel in prompts.DATA_FILES:
         assert prompts.resource_path(rel) == ROOT / rel
 

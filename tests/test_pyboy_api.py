@@ -25,8 +25,9 @@ import emurust.pyboy
 from emurust._pyboy_adapter import import_pyboy
 from emurust.games.starcatch import ROM_PATH as STARCATCH
 from emurust.pyboy import utils as eutils
+from emurust.tools.asm.program import Program
+from emurust.tools.asm.rom import build_rom
 from emurust.verify.lockstep import sync_boot_rom
-from emurust.verify.romgen import Asm, build_rom
 
 HOMEBREW = ("homebrew/tobutobugirl/tobu.gb", "homebrew/ucity/ucity.gbc")
 
@@ -406,7 +407,7 @@ def test_game_area_is_cheap_next_to_a_frame() -> None:
 
 def _store_loop_rom() -> bytes:
     """``ld a,$42; ld [$C000],a; jr`` back, forever (the $42 at ROM offset 0x151)."""
-    a = Asm()
+    a = Program()
     loop = a.here()
     a.ld_a(0x42).ld_mem_a(0xC000).jr(loop)
     return build_rom(a.bytes())
@@ -503,7 +504,7 @@ def test_frame_count_is_current_inside_hooks(boot_path: Path) -> None:
 def _raster_rom() -> bytes:
     """Sets SCX=8 on line 40, SCY=16 and WX=20 on line 100, and resets them in VBlank:
     three per-line settings a frame for ``screen.tilemap_position_list``."""
-    a = Asm()
+    a = Program()
     loop = a.here()
 
     def wait_ly(line: int) -> None:
@@ -616,7 +617,7 @@ def _has_pyboy() -> bool:
 def test_cartridge_ram_follows_the_header_as_in_pyboy(tmp_path: Path, boot_path: Path) -> None:
     """An MBC1 cartridge without RAM in its type: PyBoy gives it the header's RAM (at least
     one 8 KiB bank); emurust.PyBoy too, while the native GameBoy has none."""
-    a = Asm()
+    a = Program()
     a.ld_a(0x0A).ld_mem_a(0x0000).ld_a(0x5A).ld_mem_a(0xA123)  # enable RAM, write it
     loop = a.here()
     a.jr(loop)

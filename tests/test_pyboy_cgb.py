@@ -26,7 +26,7 @@ from emurust.pyboy.utils import (
     PyBoyInvalidOperationException,
     PyBoyOutOfBoundsException,
 )
-from emurust.verify.romgen import build_rom
+from emurust.tools.asm.rom import build_rom
 
 # LCD off; for b in 1..7: SVBK = b, [0xD000] = b; VBK = 1, [0x8000] = 0x5A; VBK = 0,
 # [0x8000] = 0xA5; SVBK = 3; [0xC000] = 0x77; idle.

@@ -371,7 +371,7 @@ def test_pyboy_states_of_homebrew_games(rel: str, shared_roms: Path, boot_path: 
 def _timer_ring_rom() -> bytes:
     """di; ldh (DIV),a; TAC=5 (TIMA every 16 T-cycles); then forever: ld a,(hl) on TIMA,
     stored into a 256-byte WRAM ring at 0xC000."""
-    from emurust.verify.romgen import build_rom
+    from emurust.tools.asm.rom import build_rom
 
     code = bytes([0xF3, 0xE0, 0x04, 0x3E, 0x05, 0xE0, 0x07, 0x21, 0x05, 0xFF, 0x11, 0x00, 0xC0])
     loop = 0x150 + len(code)

@@ -1,4 +1,5 @@
-"""emurust.ray: the vector env whose envs live in Ray actors, on a local 2-CPU Ray cluster.
+"""emurust.envs.ray (also importable as emurust.ray): the vector env whose envs live in Ray
+actors, on a local 2-CPU Ray cluster.
 
 It must give exactly the trajectories of the local GameBoyVectorEnv (same seeds, same
 actions), through step() and through pipelined send()/recv(); survive an actor killed
@@ -62,6 +63,16 @@ def reference(num_envs: int, seed: int) -> tuple[list[Any], npt.NDArray[np.float
         rewards.append(r)
     env.close()
     return seen, np.array(rewards)
+
+
+def test_emurust_ray_is_the_backend_of_emurust_envs_ray() -> None:
+    """The documented import path (docs/ray.md) re-exports the backend's home, emurust.envs."""
+    import emurust.envs.ray as home
+    import emurust.ray as old
+
+    assert old.__all__ == home.__all__
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(home, name), name
 
 
 def test_step_gives_the_local_envs_trajectories(cluster: None) -> None:

@@ -31,7 +31,7 @@ from emurust._pyboy_adapter import import_pyboy, new_pyboy, shades_of
 from emurust.envs import GameBoyEnv, GameBoyVectorEnv
 from emurust.games import STARCATCH, Field, GameSpecError, RamState
 from emurust.games.starcatch import ROM_PATH as STARCATCH_ROM
-from emurust.verify.romgen import build_rom, header_checksum
+from emurust.tools.asm.rom import build_rom, header_checksum
 
 # A busy loop that never halts (and is no jump to itself, which the fast path skips through
 # at once): a step costs the same every frame.
@@ -115,7 +115,7 @@ def test_a_batch_too_large_raises_memory_error() -> None:
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (3_000_000_000, 3_000_000_000))
         import emurust
-        from emurust.verify.romgen import build_rom
+        from emurust.tools.asm.rom import build_rom
         try:
             emurust.VecGameBoy(build_rom(), 65536)
         except MemoryError as e:

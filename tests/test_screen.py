@@ -1,8 +1,9 @@
 """The screen arrays (zero-copy, read-only NumPy views), the palette, and dmg-acid2.
 
-Most tests use the generated ROM (``romgen.serial_rom``: the LCD stays on with the post-boot
-registers) and draw through the bus: with BGP = 0xFF every background pixel is shade 3
-whatever the tile data, with BGP = 0x00 shade 0. dmg-acid2 needs the shared test ROMs.
+Most tests use the generated ROM (``emurust.tools.asm.program.serial_rom``: the LCD stays
+on with the post-boot registers) and draw through the bus: with BGP = 0xFF every background
+pixel is shade 3 whatever the tile data, with BGP = 0x00 shade 0. dmg-acid2 needs the shared
+test ROMs.
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ import numpy.typing as npt
 import pytest
 
 import emurust
-from emurust.verify.romgen import build_rom, serial_rom
+from emurust.tools.asm.program import serial_rom
+from emurust.tools.asm.rom import build_rom
 
 Array = npt.NDArray[np.uint8]
 HEIGHT, WIDTH = 144, 160

@@ -13,7 +13,6 @@ listed in docs/pyboy.md. This module does not import PyBoy.
 from __future__ import annotations
 
 import heapq
-import io
 import os
 import random
 import re
@@ -21,7 +20,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, SupportsIndex, Union, cast
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +29,19 @@ from typing_extensions import Self
 from emurust._core import EmuRustWarning
 from emurust._gameboy import GameBoy, read_state
 from emurust._pyboy_adapter import PYBOY_GREYS
+from emurust.pyboy._args import as_index, check_binary
 from emurust.pyboy._boot import boot_rom
+from emurust.pyboy._cartridge import (
+    BATTERY_TYPES,
+    MBC2_TYPES,
+    RAM_BANKS,
+    RTC_TYPES,
+    cartridge_title,
+    cgb_palettes,
+    pick_cgb,
+    rom_bytes,
+    with_pyboys_ram,
+)
 
 # emurust.PyBoy raises exceptions that are both PyBoy's (pyboy.utils) and emurust's own:
 # the names InvalidArgumentError and InvalidAddressError are bound here to those twins
@@ -38,8 +49,6 @@ from emurust.pyboy._boot import boot_rom
 # OutOfBoundsError a PyBoyOutOfBoundsException and an emurust.InvalidAddressError).
 from emurust.pyboy._errors import InvalidInputError as InvalidArgumentError
 from emurust.pyboy._errors import (
-    InvalidInputTypeError,
-    InvalidMemoryOperationError,
     InvalidOperationError,
     NotSupportedError,
     PyBoyStateError,
@@ -48,6 +57,7 @@ from emurust.pyboy._errors import (
 from emurust.pyboy._errors import OutOfBoundsError as InvalidAddressError
 from emurust.pyboy._events import WindowEvent
 from emurust.pyboy._log import Log
+from emurust.pyboy._memory import PyBoyMemoryView, PyBoyRegisterFile
 from emurust.pyboy.api.gameshark import GameShark
 from emurust.pyboy.api.memory_scanner import MemoryScanner
 from emurust.pyboy.api.screen import Screen
@@ -78,14 +88,6 @@ _PLUGIN_KWARGS = (
     "debug",
     "sound",
 )
-# PyBoy's cartridge classes by type byte, and its RAM banks by header byte 0x149
-# (pyboy/core/cartridge/cartridge.py); used for .ram files in PyBoy's layout.
-_BATTERY_TYPES = frozenset({0x03, 0x06, 0x09, 0x0F, 0x10, 0x13, 0x1B, 0x1E})
-_RTC_TYPES = frozenset({0x0F, 0x10})
-_RAM_BANKS = {0: 1, 1: 1, 2: 1, 3: 4, 4: 16, 5: 8}
-_MBC2_TYPES = frozenset({0x05, 0x06})
-
-Memoryish = Union[int, slice]
 
 
 # Button name -> (press event, release event, emurust button).
@@ -127,361 +129,6 @@ _DMG_PALETTES = (
     ("Mossy", (0xC4CFA1, 0x8B956D, 0x4D533C, 0x1F1F1C)),
     ("Grey", (0xFFFFFF, 0x999999, 0x555555, 0x000000)),
 )
-
-
-def _index(value: object, what: str) -> int:
-    try:
-        return int(cast(SupportsIndex, value).__index__())
-    except (AttributeError, TypeError):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}") from None
-
-
-def _rom_bytes(gamerom: object) -> tuple[bytes, str | None]:
-    if isinstance(gamerom, (str, os.PathLike)):
-        path = os.fspath(gamerom)
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"ROM file {path} was not found!")
-        with open(path, "rb") as f:
-            return f.read(), str(path)
-    read = getattr(gamerom, "read", None)
-    if read is None:
-        raise InvalidInputTypeError(
-            "gamerom must be a path (str or os.PathLike) or a binary file-like object, not "
-            f"{type(gamerom).__name__}"
-        )
-    data = read()
-    if not isinstance(data, (bytes, bytearray)):
-        raise InvalidInputTypeError("gamerom's read() must return bytes (open the file with 'rb')")
-    return bytes(data), None
-
-
-# PyBoy gives MBC1, MBC3 and MBC5 cartridges the RAM banks of the header's RAM size code
-# (at least one 8 KiB bank), whether or not the cartridge type has RAM: the type with RAM
-# of each, for building the machine (the ROM then gets its own header bytes back).
-_WITH_RAM = {0x01: 0x02, 0x0F: 0x10, 0x11: 0x12, 0x19: 0x1A, 0x1C: 0x1D}
-_RAM_TYPES = frozenset({0x02, 0x03, 0x10, 0x12, 0x13, 0x1A, 0x1B, 0x1D, 0x1E})
-
-
-def _with_pyboys_ram(rom: bytes) -> bytes:
-    """``rom`` with the header bytes that make emurust give it the cartridge RAM PyBoy
-    gives it (``rom`` itself when they already agree)."""
-    if len(rom) <= 0x149:
-        return rom
-    kind, size = rom[0x147], rom[0x149]
-    if kind not in _WITH_RAM and not (kind in _RAM_TYPES and size == 1):
-        return rom
-    patched = bytearray(rom)
-    patched[0x147] = _WITH_RAM.get(kind, kind)
-    if size in (0, 1):
-        patched[0x149] = 2  # one 8 KiB bank, as PyBoy's table gives codes 0 to 2
-    return bytes(patched)
-
-
-# PyBoy 2.8.1's default cgb_color_palette: background, object palette 0, object palette 1.
-_DEFAULT_CGB_PALETTES = (
-    (0xFFFFFF, 0x7BFF31, 0x0063C5, 0x000000),
-    (0xFFFFFF, 0xFF8484, 0x943A3A, 0x000000),
-    (0xFFFFFF, 0xFF8484, 0x943A3A, 0x000000),
-)
-
-
-def _pick_cgb(cgb: object, rom: bytes, boot: bytes | None) -> bool:
-    """Whether PyBoy 2.8.1 builds a CGB: ``cgb=None`` follows the cartridge's header byte
-    0x143 (bit 7), or with a boot ROM given, whether that boot ROM is a CGB's (longer than
-    256 bytes); ``True``/``False`` force it, and a given boot ROM must then be of that
-    machine (``InvalidOperationError`` otherwise, as in PyBoy)."""
-    if cgb is None:
-        if boot is not None:
-            return len(boot) > 0x100
-        return len(rom) > 0x143 and bool(rom[0x143] & 0x80)
-    chosen = bool(cgb)
-    if boot is not None and (len(boot) > 0x100) != chosen:
-        raise InvalidOperationError("Invalid bootrom for emulation-mode")
-    return chosen
-
-
-def _cgb_palettes(palettes: Any) -> tuple[tuple[int, ...], ...]:
-    """``cgb_color_palette``: three palettes (background, object 0, object 1) of four
-    0xRRGGBB colours, PyBoy's default for ``None``."""
-    if palettes is None:
-        return _DEFAULT_CGB_PALETTES
-    try:
-        out = tuple(tuple(_index(c, "cgb_color_palette colour") for c in p) for p in palettes)
-    except TypeError:
-        raise InvalidArgumentError(
-            "cgb_color_palette must be three palettes of four 0xRRGGBB colours"
-        ) from None
-    if len(out) != 3 or any(len(p) != 4 or not all(0 <= c <= 0xFFFFFF for c in p) for p in out):
-        raise InvalidArgumentError(
-            "cgb_color_palette must be three palettes of four 0xRRGGBB colours"
-        )
-    return out
-
-
-def _cartridge_title(rom: bytes) -> str:
-    """The title as PyBoy reads it: 0x134 up to 0x143 (0x142 for CGB-flagged ROMs), up to
-    the first NUL."""
-    end = 0x142 if len(rom) > 0x143 and rom[0x143] >> 7 else 0x143
-    return "".join(chr(b) for b in rom[0x134:end]).split("\0")[0]
-
-
-class PyBoyRegisterFile:
-    """``PyBoy.register_file``: the CPU registers ``A F B C D E HL SP PC``, readable and
-    writable (writes are masked to the register's width; ``F`` keeps its high nibble)."""
-
-    _BYTES = ("A", "F", "B", "C", "D", "E")
-    _gb: GameBoy
-
-    def __init__(self, gb: GameBoy) -> None:
-        object.__setattr__(self, "_gb", gb)
-
-    def __getattr__(self, name: str) -> int:
-        regs: dict[str, int] = self._gb.registers
-        if name in self._BYTES or name in ("SP", "PC"):
-            return regs[name.lower()]
-        if name == "HL":
-            return regs["h"] << 8 | regs["l"]
-        raise AttributeError(f"register file has no register {name!r}")
-
-    def __setattr__(self, name: str, value: int) -> None:
-        value = _index(value, f"register {name}")
-        if name in self._BYTES:
-            mask = 0xF0 if name == "F" else 0xFF
-            self._gb._set_register(name.lower(), value & mask)
-        elif name == "HL":
-            self._gb._set_register("h", (value >> 8) & 0xFF)
-            self._gb._set_register("l", value & 0xFF)
-        elif name in ("SP", "PC"):
-            self._gb._set_register(name.lower(), value & 0xFFFF)
-        else:
-            raise AttributeError(f"register file has no register {name!r}")
-
-
-class PyBoyMemoryView:
-    """``PyBoy.memory``: ``memory[addr]``, ``memory[start:stop:step]`` (a list, as in PyBoy),
-    ``memory[bank, addr]`` and ``memory[bank, start:stop]`` for the banked regions as PyBoy
-    defines them (ROM banks at 0x0000-0x7FFF, ``-1`` the boot ROM, VRAM bank 0, cartridge RAM
-    banks at 0xA000-0xBFFF, WRAM at 0xC000-0xDFFF), and writes. Unbanked writes go through the
-    bus (MBC registers, I/O side effects); ROM and boot-ROM overrides are not supported."""
-
-    def __init__(self, owner: PyBoy) -> None:
-        self._owner = owner
-        self._gb = owner._gb
-
-    def __len__(self) -> int:
-        raise InvalidMemoryOperationError(
-            "It's not possible to define the length of the memory space (as in PyBoy)"
-        )
-
-    def __iter__(self) -> Any:
-        raise InvalidMemoryOperationError(
-            "It's not possible to iterate over the memory space (as in PyBoy)"
-        )
-
-    @staticmethod
-    def _range(key: slice) -> range:
-        if key.start is None:
-            raise InvalidArgumentError("Start address required")
-        if key.stop is None:
-            raise InvalidArgumentError("End address required")
-        start, stop = _index(key.start, "slice start"), _index(key.stop, "slice stop")
-        step = 1 if key.step is None else _index(key.step, "slice step")
-        if step <= 0:
-            raise InvalidArgumentError("Slice step must be a positive integer")
-        if not 0 <= start <= 0xFFFF:
-            raise InvalidAddressError("Start address out of bounds")
-        if not 0 <= stop <= 0x10000:
-            raise InvalidAddressError("End address out of bounds")
-        if not start < stop:
-            raise InvalidArgumentError("Start address has to come before end address")
-        return range(start, stop, step)
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, tuple):
-            bank, addr = key
-            return self._banked(bank, addr, None)
-        if isinstance(key, slice):
-            r = self._range(key)
-            data = self._gb.memory[r.start : r.stop : r.step]
-            return list(data)
-        return self._gb.memory[_index(key, "address")]
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        if isinstance(key, tuple):
-            bank, addr = key
-            self._banked(bank, addr, value)
-            return
-        mem = self._gb.memory
-        if isinstance(key, slice):
-            r = self._range(key)
-            if isinstance(value, Iterable):
-                values = [_index(v, "memory value") for v in value]
-                if len(values) != len(r):
-                    raise InvalidArgumentError("slice does not match length of data")
-            else:
-                values = [_index(value, "memory value")] * len(r)
-            for a, v in zip(r, values):
-                mem[a] = v
-            return
-        mem[_index(key, "address")] = _index(value, "memory value")
-
-    @staticmethod
-    def _values(value: Any, n: int) -> list[int]:
-        if isinstance(value, Iterable):
-            values = [_index(v, "memory value") for v in value]
-            if len(values) != n:
-                raise InvalidArgumentError("slice does not match length of data")
-        else:
-            values = [_index(value, "memory value")] * n
-        if not all(0 <= v <= 0xFF for v in values):
-            raise InvalidArgumentError("a byte value must be in 0..=255")
-        return values
-
-    def _patch(self, bank: int, r: range, value: Any) -> None:
-        """``memory[bank, addr] = v`` at 0x0000-0x7FFF: PyBoy's ROM override (``bank`` -1:
-        the boot ROM). The byte is what the CPU then reads there (this machine's copy of
-        the ROM is patched); like PyBoy's overrides, patches are not part of save states."""
-        owner = self._owner
-        first, last = r[0], r[-1]
-        values = self._values(value, len(r))
-        if bank == -1:
-            boot = self._gb._boot_rom
-            if boot is None:
-                raise NotSupportedError(
-                    "memory[-1, addr] = v: this emurust.PyBoy has no boot ROM (pass bootrom=)"
-                )
-            if last > 0xFF:
-                raise InvalidAddressError("Start address out of range for bootrom")
-            patched = bytearray(boot)
-            for a, v in zip(r, values):
-                patched[a] = v
-            self._gb._patch_boot_rom(0, bytes(patched))
-            owner._boot_rom = bytes(patched)
-            return
-        start = self._rom_offset(bank, first, last)
-        rom = bytearray(owner._rom)
-        for a, v in zip(r, values):
-            rom[start + a - first] = v
-        self._gb._patch_rom(start, bytes(rom[start : start + last - first + 1]))
-        owner._rom = bytes(rom)
-
-    def _rom_offset(self, bank: int, first: int, last: int) -> int:
-        """Where ``memory[bank, first..=last]`` (0x0000-0x7FFF) starts in the ROM image,
-        with PyBoy's errors for a bank the ROM lacks or a range that leaves the bank."""
-        banks = self._owner._rom_banks
-        if bank < 0 or bank >= banks:
-            raise InvalidAddressError(f"ROM bank {bank} out of range (the ROM has {banks} banks)")
-        base = 0x4000 if first >= 0x4000 else 0
-        if last - base >= 0x4000:
-            raise InvalidAddressError("Out of bounds for reading ROM bank")
-        return bank * 0x4000 + first - base
-
-    def _cgb_bank(self, region: str, bank: int, r: range, addr: Memoryish, value: Any) -> Any:
-        """``memory[bank, addr]`` on a CGB at 0x8000-0x9FFF (VRAM banks 0-1) or 0xC000-0xDFFF
-        (WRAM banks 0-7; as in PyBoy, 0xC000-0xCFFF and 0xD000-0xDFFF both address the
-        bank's 4 KiB, so ``memory[0, 0xD000]`` is bank 0's first byte, the one at 0xC000),
-        whatever VBK/SVBK select; the range stays within one bank."""
-        base, size, banks = (0x8000, 0x2000, 2) if region == "vram" else (0xC000, 0x1000, 8)
-        if not 0 <= bank < banks:
-            raise InvalidAddressError(f"{region.upper()} Bank out of range")
-        first = (r.start - base) % size
-        end = first + (r[-1] - r.start) + 1
-        if end > size:
-            raise InvalidAddressError(f"Out of bounds for reading {region.upper()} bank")
-        if value is None:
-            data = self._gb._read_bank(region, bank, first, end - first)
-            out = list(data[:: r.step])
-            return out if isinstance(addr, slice) else out[0]
-        values = self._values(value, len(r))
-        if r.step == 1:
-            self._gb._write_bank(region, bank, first, bytes(values))
-        else:
-            for a, v in zip(r, values):
-                self._gb._write_bank(region, bank, (a - base) % size, bytes([v]))
-        return None
-
-    def _banked(self, bank: object, addr: Memoryish, value: Any) -> Any:
-        if not isinstance(bank, int):
-            raise InvalidArgumentError("Bank has to be integer. Slicing is not supported.")
-        if isinstance(addr, slice):
-            r = self._range(addr)
-            first = r.start
-        else:
-            first = _index(addr, "address")
-            r = range(first, first + 1)
-        if not 0 <= first <= 0xFFFF:
-            raise InvalidAddressError(f"address {first:#06x} is outside 0x0000..=0xFFFF")
-        last = r[-1]
-        owner = self._owner
-        if first < 0x8000:
-            if value is not None:
-                self._patch(bank, r, value)
-                return None
-            if bank == -1:
-                boot = owner._boot_rom
-                if boot is None:
-                    raise NotSupportedError(
-                        "memory[-1, addr]: this emurust.PyBoy has no boot ROM (pass bootrom=)"
-                    )
-                if last > 0xFF:
-                    raise InvalidAddressError("Start address out of range for bootrom")
-                out = [boot[a] for a in r]
-            else:
-                start = self._rom_offset(bank, first, last)
-                out = [owner._rom[start + a - first] for a in r]
-        elif first < 0xA000:
-            if owner._cgb:
-                return self._cgb_bank("vram", bank, r, addr, value)
-            if bank != 0:
-                raise InvalidArgumentError("Selecting bank of VRAM is only supported for CGB mode")
-            if last >= 0xA000:
-                raise InvalidAddressError("Out of bounds for reading VRAM bank")
-            if value is not None:
-                self[r.start : r.stop : r.step] = value
-                return None
-            out = self[r.start : r.stop : r.step]
-        elif first < 0xC000:
-            if last >= 0xC000:
-                raise InvalidAddressError("Out of bounds for reading cartridge RAM bank")
-            ram = bytearray(self._gb.cartridge_ram)
-            size = owner._cart_ram_size
-            offsets = [bank * 0x2000 + a - 0xA000 for a in r]
-            if bank < 0 or not offsets or offsets[-1] >= size:
-                raise InvalidAddressError(
-                    f"cartridge RAM bank {bank}, address {last:#06x} is outside the "
-                    f"cartridge's {size} bytes of RAM"
-                )
-            if value is None:
-                out = [ram[o] for o in offsets]
-            else:
-                values = (
-                    [_index(v, "memory value") for v in value]
-                    if isinstance(value, Iterable)
-                    else [_index(value, "memory value")] * len(offsets)
-                )
-                if len(values) != len(offsets):
-                    raise InvalidArgumentError("slice does not match length of data")
-                for o, v in zip(offsets, values):
-                    if not 0 <= v <= 0xFF:
-                        raise InvalidArgumentError(f"byte value {v} is outside 0..=255")
-                    ram[o] = v
-                self._gb.load_cartridge_ram(bytes(ram))
-                return None
-        elif first < 0xE000 and owner._cgb:
-            return self._cgb_bank("wram", bank, r, addr, value)
-        elif first < 0xE000:
-            # The DMG's WRAM: bank 0 (and bank 1 for 0xD000-0xDFFF, its fixed second bank).
-            if last >= 0xE000:
-                raise InvalidAddressError("Out of bounds for reading WRAM bank")
-            if not (bank == 0 or (bank == 1 and first >= 0xD000)):
-                raise InvalidArgumentError("Selecting bank of WRAM is only supported for CGB mode")
-            if value is not None:
-                self[r.start : r.stop : r.step] = value
-                return None
-            out = self[r.start : r.stop : r.step]
-        else:
-            raise InvalidAddressError("Invalid memory address for bank")
-        return out if isinstance(addr, slice) else out[0]
 
 
 class PyBoy:
@@ -548,13 +195,13 @@ class PyBoy:
         if not 0 <= sound_volume <= 100:
             raise InvalidArgumentError("Sound volume has to be between 0 and 100.")
 
-        data, path = _rom_bytes(gamerom)
+        data, path = rom_bytes(gamerom)
         self.gamerom: str | None = path
         self._rom = data
         self._rom_banks = max(1, len(data) // 0x4000)
         user_boot = None if bootrom is None else Path(os.fspath(bootrom)).read_bytes()
-        self._cgb = _pick_cgb(cgb, data, user_boot)
-        self._cgb_palettes = _cgb_palettes(cgb_color_palette)
+        self._cgb = pick_cgb(cgb, data, user_boot)
+        self._cgb_palettes = cgb_palettes(cgb_color_palette)
         # Without bootrom=, emurust's own DMG boot ROM runs (PyBoy runs its own): the game
         # starts at PyBoy's cycle, in PyBoy's post-boot state (emurust/pyboy/_boot.py). A
         # CGB starts from its post-boot state: emurust has no CGB boot ROM of PyBoy's timing;
@@ -572,20 +219,20 @@ class PyBoy:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EmuRustWarning)  # header warnings: PyBoy's too
             self._gb = GameBoy(
-                _with_pyboys_ram(data),
+                with_pyboys_ram(data),
                 boot_rom=self._boot_rom,
                 sound_sample_rate=self._sample_rate if self._sound_emulated else None,
                 model="cgb" if self._cgb else "dmg",
             )
-        if len(data) > 0x149 and _with_pyboys_ram(data) is not data:
+        if len(data) > 0x149 and with_pyboys_ram(data) is not data:
             self._gb._patch_rom(0x147, data[0x147:0x14A])  # the header as the game reads it
         cart_type = data[0x147] if len(data) > 0x147 else 0
-        self._battery = cart_type in _BATTERY_TYPES
-        self._rtc = cart_type in _RTC_TYPES
-        self._mbc2 = cart_type in _MBC2_TYPES
+        self._battery = cart_type in BATTERY_TYPES
+        self._rtc = cart_type in RTC_TYPES
+        self._mbc2 = cart_type in MBC2_TYPES
         self._cart_ram_size = len(self._gb.cartridge_ram) - (48 if self._rtc else 0)
         ram_size_code = data[0x149] if len(data) > 0x149 else 0
-        self._pyboy_ram_bytes = _RAM_BANKS.get(ram_size_code, 1) * 0x2000
+        self._pyboy_ram_bytes = RAM_BANKS.get(ram_size_code, 1) * 0x2000
         # As PyBoy: RAM files are read for battery-backed cartridges only.
         if ram_file is None and path is not None and os.path.isfile(path + ".ram"):
             if self._battery:
@@ -620,7 +267,7 @@ class PyBoy:
         self.queued_input: list[tuple[int, int]] = []
         self._hooks: dict[tuple[int, int], tuple[Callable[[Any], Any], Any]] = {}
         self._serial_read = 0
-        self.cartridge_title = _cartridge_title(data)
+        self.cartridge_title = cartridge_title(data)
         self._mem = self._gb.memory  # the native view, kept (each access makes a new one)
         self.screen = Screen(self)
         self._gb._record_line_registers(True)  # for screen.tilemap_position_list
@@ -656,7 +303,7 @@ class PyBoy:
         if self.stopped:
             raise InvalidOperationError("Emulator is stopped")
         try:
-            left = _index(count, "count")
+            left = as_index(count, "count")
         except TypeError:
             raise InvalidArgumentError("count must be a non-negative integer") from None
         if left < 0:
@@ -841,7 +488,7 @@ class PyBoy:
         """Presses ``input`` at the start of the next frame and releases it ``delay`` frames
         later (PyBoy's ``button``)."""
         press, release = self._button_events(input)
-        delay = _index(delay, "delay")  # checked now: a bad delay never leaves A held
+        delay = as_index(delay, "delay")  # checked now: a bad delay never leaves A held
         if delay < 0:
             raise InvalidArgumentError(f"delay must be a non-negative int (frames), not {delay}")
         self.send_input(press)
@@ -856,7 +503,7 @@ class PyBoy:
     def send_input(self, event: int, delay: int = 0) -> None:
         """Queues a ``WindowEvent`` for the start of the next frame, or ``delay`` frames
         later."""
-        event = _index(event, "event")
+        event = as_index(event, "event")
         if event not in _SUPPORTED_EVENTS:
             raise NotSupportedError(
                 f"send_input({WindowEvent(event)}): only button, QUIT, PASS, pause, speed, "
@@ -877,7 +524,7 @@ class PyBoy:
         ``state_format="pyboy"`` PyBoy 2.8.1's, which PyBoy loads and continues from as it
         would from its own (written at a frame end, as ``tick`` leaves the machine; the
         sound section is a ``sound_emulated=False`` PyBoy's: docs/pyboy.md)."""
-        _check_binary(file_like_object, "save_state")
+        check_binary(file_like_object, "save_state")
         if state_format == "pyboy":
             try:
                 data = self._gb.save_pyboy_state()
@@ -900,7 +547,7 @@ class PyBoy:
         problem with any other). As in PyBoy, a state saved while another ROM was running
         loads too, provided the cartridges have the same memory bank controller and RAM
         size (the usual way to start many ROMs from one point)."""
-        _check_binary(file_like_object, "load_state")
+        check_binary(file_like_object, "load_state")
         data = read_state(file_like_object, "load_state")  # bounded: not /dev/zero
         try:
             if data.startswith(_EMURUST_STATE_MAGIC):
@@ -1066,7 +713,7 @@ class PyBoy:
             return self.symbol_lookup(addr)
         if bank is None or isinstance(addr, str):
             raise InvalidArgumentError("give a bank and an address, or None and a symbol name")
-        b, a = _index(bank, "bank"), _index(addr, "address")
+        b, a = as_index(bank, "bank"), as_index(addr, "address")
         if not 0 <= a <= 0xFFFF:
             raise InvalidAddressError(f"address {a:#x} is outside 0x0000..=0xFFFF")
         return b, a
@@ -1078,7 +725,7 @@ class PyBoy:
         ``InvalidOperationError`` on a CGB as in PyBoy)."""
         if self._cgb:
             raise InvalidOperationError("Palette change is only available in DMG mode")
-        colours = [_index(c, "palette colour") for c in palette]
+        colours = [as_index(c, "palette colour") for c in palette]
         if len(colours) != 4 or not all(0 <= c <= 0xFFFFFF for c in colours):
             raise InvalidArgumentError("palette must be four 0xRRGGBB colours")
         self._gb.palette = colours
@@ -1141,7 +788,7 @@ class PyBoy:
 
     def get_sprite(self, sprite_index: int) -> Sprite:
         """Object ``sprite_index`` (0..39) as OAM holds it now."""
-        return Sprite(self, _index(sprite_index, "sprite_index"))
+        return Sprite(self, as_index(sprite_index, "sprite_index"))
 
     def get_sprite_by_tile_identifier(
         self, tile_identifiers: Iterable[int], on_screen: bool = True
@@ -1162,7 +809,7 @@ class PyBoy:
 
     def get_tile(self, identifier: int) -> Tile:
         """Tile ``identifier`` (0..383) of VRAM's tile data."""
-        return Tile(self, _index(identifier, "identifier"))
+        return Tile(self, as_index(identifier, "identifier"))
 
     def rtc_lock_experimental(self, enable: bool) -> None:
         """Not supported for clock cartridges (emurust's clock counts emulated time, not
@@ -1181,19 +828,3 @@ class PyBoy:
 
     def __repr__(self) -> str:
         return f"<emurust.PyBoy {self.cartridge_title!r} frame={self.frame_count}>"
-
-
-def _check_binary(f: object, what: str) -> None:
-    if isinstance(f, (str, os.PathLike)):
-        raise InvalidInputTypeError(
-            f"{what} takes a file-like object, not a path (open(path, 'rb'/'wb') first)"
-        )
-    if isinstance(f, io.TextIOBase):
-        raise InvalidInputTypeError(
-            f"{what}: text file not allowed, open it in binary mode ('rb'/'wb')"
-        )
-    method = "write" if what == "save_state" else "read"
-    if not callable(getattr(f, method, None)):
-        raise InvalidInputTypeError(
-            f"{what} takes a binary file-like object (with .{method}()), not {type(f).__name__}"
-        )

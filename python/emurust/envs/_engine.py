@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,8 @@ __all__ = [
 
 Bools = npt.NDArray[np.bool_]
 Bytes = npt.NDArray[np.uint8]
+# An observation: the screen, or a dict of the screen and the RAM fields (compose_obs).
+Obs = Union[Bytes, dict[str, Bytes]]
 
 # What each shade (0 = lightest) becomes in the observation modes (emurust's DMG greys).
 GRAY = np.array([255, 170, 85, 0], dtype=np.uint8)

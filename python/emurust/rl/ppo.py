@@ -62,9 +62,9 @@ from torch.distributions import Categorical
 
 from emurust._core import available_cpus
 from emurust.envs import GameBoyVectorEnv
+from emurust.envs.vector import make_vector
 from emurust.games import GameSpec, get
 from emurust.rl.config import POLICIES, PPOConfig, auto_num_envs, thread_plan
-from emurust.rl.vector import make_vector
 
 __all__ = [
     "POLICIES",

@@ -7,7 +7,9 @@ Modules, one job each:
   frame by frame; :mod:`emurust.verify.allowlist`: the documented differences it tolerates
   (rules and proofs); :mod:`emurust.verify.disasm`: the disassembler of its traces;
   :mod:`emurust._pyboy_adapter`: the project's one PyBoy adapter.
-* :mod:`emurust.verify.romgen`: the ROM builder of the verification levels and the tests.
+* :mod:`emurust.verify.programs`: the activity ROM; the levels build their programs and ROMs
+  with :mod:`emurust.tools.asm` (:mod:`~emurust.tools.asm.ops`, :mod:`~emurust.tools.asm.program`,
+  :mod:`~emurust.tools.asm.rom`).
 * :mod:`emurust.verify.runner`: :func:`run`, the levels' runner; :mod:`emurust.verify.report`:
   ``report.json`` / ``report.md``;
   :mod:`emurust.verify.cli`: ``emurust verify`` and ``python -m emurust.verify.cli``.

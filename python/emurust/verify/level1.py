@@ -24,9 +24,10 @@ from typing import Callable
 import numpy as np
 
 import emurust
-from emurust.verify import asm, model
+from emurust.tools.asm import ops as asm
+from emurust.tools.asm.rom import VERIFY_TITLE, build_rom
+from emurust.verify import model
 from emurust.verify.result import Result, Status
-from emurust.verify.romgen import VERIFY_TITLE, build_rom
 
 Case = tuple[int, ...]
 WRAM = 0xC000

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from emurust._core import FRAME_CYCLES
-from emurust.verify import asm
+from emurust.tools.asm import ops as asm
+from emurust.tools.asm.program import Program
+from emurust.tools.asm.rom import VERIFY_TITLE, build_rom
 from emurust.verify.level1 import new_gameboy, run_until_done
-from emurust.verify.programs import Program
 from emurust.verify.result import Result, Status
-from emurust.verify.romgen import VERIFY_TITLE, build_rom
 
 
 def _result(

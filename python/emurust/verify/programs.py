@@ -1,68 +1,12 @@
-"""Generated test programs shared by the levels: a tiny assembler with labels, and the
-"activity" ROM that keeps every part of the machine busy (CPU, interrupts, joypad, VRAM,
-OAM, scrolling) so whole-machine checks and rollouts have something to compare."""
+"""Generated test programs shared by the levels: the "activity" ROM that keeps every part of
+the machine busy (CPU, interrupts, joypad, VRAM, OAM, scrolling) so whole-machine checks and
+rollouts have something to compare (built with :class:`emurust.tools.asm.program.Program`)."""
 
 from __future__ import annotations
 
-from emurust.verify import asm
-from emurust.verify.romgen import PROGRAM_START, build_rom
-
-
-class Program:
-    """Straight-line machine code with backward and forward ``jr``/``jp`` labels."""
-
-    def __init__(self, origin: int = PROGRAM_START) -> None:
-        self.origin = origin
-        self.code = bytearray()
-        self.labels: dict[str, int] = {}
-        self.fixups: list[tuple[int, str, str]] = []  # (offset, label, kind)
-
-    def here(self) -> int:
-        return self.origin + len(self.code)
-
-    def __call__(self, *chunks: bytes | int) -> Program:
-        for chunk in chunks:
-            if isinstance(chunk, int):
-                self.code.append(chunk)
-            else:
-                self.code += chunk
-        return self
-
-    def label(self, name: str) -> Program:
-        self.labels[name] = self.here()
-        return self
-
-    def jr(self, name: str, condition: str = "") -> Program:
-        opcode = {"": 0x18, "nz": 0x20, "z": 0x28, "nc": 0x30, "c": 0x38}[condition]
-        self.code.append(opcode)
-        self.fixups.append((len(self.code), name, "jr"))
-        self.code.append(0)
-        return self
-
-    def jp(self, name: str) -> Program:
-        self.code.append(0xC3)
-        self.fixups.append((len(self.code), name, "abs"))
-        self.code += b"\0\0"
-        return self
-
-    def call(self, name: str) -> Program:
-        self.code.append(0xCD)
-        self.fixups.append((len(self.code), name, "abs"))
-        self.code += b"\0\0"
-        return self
-
-    def bytes(self) -> bytes:
-        for offset, name, kind in self.fixups:
-            target = self.labels[name]
-            if kind == "jr":
-                rel = target - (self.origin + offset + 1)
-                if not -128 <= rel <= 127:
-                    raise ValueError(f"jr to {name} out of range")
-                self.code[offset] = rel & 0xFF
-            else:
-                self.code[offset : offset + 2] = asm.u16(target)
-        return bytes(self.code)
-
+from emurust.tools.asm import ops as asm
+from emurust.tools.asm.program import Program
+from emurust.tools.asm.rom import build_rom
 
 # Work RAM used by the activity program.
 BUTTONS = 0xC100  # buttons held (1 = pressed): high nibble d-pad, low nibble A/B/select/start

@@ -1,5 +1,8 @@
-"""SM83 encodings for the programs the verification levels generate (the ROM around them
-comes from :func:`emurust.verify.romgen.build_rom`)."""
+"""SM83 instructions as bytes, for machine code written in Python (the verification levels'
+generated programs, :class:`emurust.tools.asm.program.Program`): each function or constant
+is one instruction's encoding, as :func:`emurust.tools.asm.assemble` encodes it
+(``tests/test_asm.py`` checks that they agree). The ROM around the code comes from
+:func:`emurust.tools.asm.rom.build_rom`."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@
   Gymnasium's ``AsyncVectorEnv``, two of them (one per half batch, ``num_envs / 2``
   workers each) so that one half steps while the policy runs on the other: how PyBoy is
   usually vectorized, and how the benchmarks run the PyBoy backend "at its best".
-- ``vectorization="ray"``: :class:`emurust.ray.RayVectorEnv`, the envs in Ray actors
+- ``vectorization="ray"``: :class:`emurust.envs.ray.RayVectorEnv`, the envs in Ray actors
   (``ray_actors`` of ``num_envs / ray_actors`` envs each), one batch per actor (two halves
   with one actor), so that actors step while the policy runs.
 
@@ -28,7 +28,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from emurust.envs import GameBoyEnv, GameBoyVectorEnv
+from emurust.envs._gymnasium import GameBoyEnv, GameBoyVectorEnv
 from emurust.games import GameSpec
 
 __all__ = ["AsyncHalves", "NullVectorEnv", "make_vector"]
@@ -165,7 +165,7 @@ def make_vector(
     ``num_threads`` is each actor's (default 1) and ``ray_address`` the cluster (None: a
     local one)."""
     if vectorization == "ray":
-        from emurust.ray import RayVectorEnv
+        from emurust.envs.ray import RayVectorEnv
 
         if backend != "emurust":
             raise ValueError("vectorization='ray' runs the emurust backend")

@@ -1,18 +1,33 @@
-"""The one ROM builder of the project: small Game Boy ROM images built in memory for the
-verification levels and the tests, so neither needs ROM files.
+"""Cartridge images: the header every ROM carries (the Nintendo logo, the checksums) and
+small ROMs built in memory, so that the tests and the verification levels need no ROM files.
 
 :func:`build_rom` lays out a cartridge: the entry point ``nop; jp 0x0150``, the Nintendo
 logo, a header with correct checksums, ``program`` (machine code) at 0x0150, optional code
 at the interrupt vectors (0x40 VBlank, 0x48 STAT, 0x50 timer, 0x58 serial, 0x60 joypad)
 and, for banked cartridges, a 2-byte bank number at offset 0x3FF0 of every 16 KiB bank.
-:func:`serial_program` / :func:`serial_rom` assemble the tests' default program,
-:func:`random_rom` makes fuzzing images.
+:func:`fix_header` writes the logo and checksums into any image (``--fix`` of the
+assembler); :func:`random_rom` makes fuzzing images.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+
+__all__ = [
+    "BANK",
+    "BANK_ID_OFFSET",
+    "NINTENDO_LOGO",
+    "PROGRAM_START",
+    "ROM_SIZE",
+    "ROM_SIZE_CODES",
+    "VERIFY_TITLE",
+    "build_rom",
+    "fix_header",
+    "header_checksum",
+    "random_rom",
+    "write_checksums",
+]
 
 BANK = 0x4000
 ROM_SIZE = 2 * BANK
@@ -25,15 +40,11 @@ VERIFY_TITLE = "EMURUST VERIFY"
 # Header ROM-size codes (0x148): 32 KiB << code.
 ROM_SIZE_CODES = {2 << n: n for n in range(9)}
 
-# The logo the boot ROM checks (header bytes 0x104-0x133); every cartridge carries it.
 NINTENDO_LOGO = bytes.fromhex(
     "CEED6666CC0D000B03730083000C000D0008111F8889000E"
     "DCCC6EE6DDDDD999BBBB67636E0EECCCDDDC999FBBB9333E"
 )
-
-# Work RAM bytes written by ``serial_program`` and where its loop counts.
-WRAM_PATTERN = {0xC000: 0x42, 0xC001: 0x99, 0xC002: 0x5A}
-COUNTER_ADDR = 0xC010
+"""The logo every cartridge carries at 0x104-0x133 (the boot ROM checks it)."""
 
 
 def header_checksum(rom: bytes | bytearray) -> int:
@@ -42,6 +53,24 @@ def header_checksum(rom: bytes | bytearray) -> int:
     for b in rom[0x134:0x14D]:
         x = (x - b - 1) & 0xFF
     return x
+
+
+def fix_header(rom: bytearray) -> None:
+    """Writes the Nintendo logo (0x104-0x133), the header checksum (0x14D) and the global
+    checksum (0x14E-0x14F, big-endian), as ``rgbfix -v`` does."""
+    if len(rom) < 0x150:
+        raise ValueError(f"a ROM of {len(rom)} bytes has no header")
+    rom[0x104:0x134] = NINTENDO_LOGO
+    write_checksums(rom)
+
+
+def write_checksums(rom: bytearray) -> None:
+    """Writes the header checksum (0x14D) and the global checksum (0x14E-0x14F, big-endian:
+    every byte but those two, modulo 2**16)."""
+    rom[0x14D] = header_checksum(rom)
+    total = (sum(rom) - rom[0x14E] - rom[0x14F]) & 0xFFFF
+    rom[0x14E] = total >> 8
+    rom[0x14F] = total & 0xFF
 
 
 def build_rom(
@@ -85,92 +114,8 @@ def build_rom(
         for bank in range(banks):
             at = bank * BANK + BANK_ID_OFFSET
             rom[at : at + 2] = bank.to_bytes(2, "little")
-    rom[0x14D] = header_checksum(rom)
-    total = (sum(rom) - rom[0x14E] - rom[0x14F]) & 0xFFFF
-    rom[0x14E:0x150] = total.to_bytes(2, "big")
+    write_checksums(rom)
     return bytes(rom)
-
-
-class Asm:
-    """A tiny SM83 assembler: only the instructions the test programs use."""
-
-    def __init__(self) -> None:
-        self.code = bytearray()
-
-    def here(self) -> int:
-        return PROGRAM_START + len(self.code)
-
-    def emit(self, *data: int) -> Asm:
-        self.code.extend(data)
-        return self
-
-    def di(self) -> Asm:
-        return self.emit(0xF3)
-
-    def ld_sp(self, value: int) -> Asm:
-        return self.emit(0x31, value & 0xFF, value >> 8)
-
-    def ld_a(self, value: int) -> Asm:
-        return self.emit(0x3E, value)
-
-    def ld_hl(self, value: int) -> Asm:
-        return self.emit(0x21, value & 0xFF, value >> 8)
-
-    def ld_mem_a(self, addr: int) -> Asm:
-        """ld (addr), a"""
-        return self.emit(0xEA, addr & 0xFF, addr >> 8)
-
-    def ldh_mem_a(self, offset: int) -> Asm:
-        """ldh (0xFF00+offset), a"""
-        return self.emit(0xE0, offset)
-
-    def ldh_a_mem(self, offset: int) -> Asm:
-        """ldh a, (0xFF00+offset)"""
-        return self.emit(0xF0, offset)
-
-    def bit7_a(self) -> Asm:
-        return self.emit(0xCB, 0x7F)
-
-    def inc_hl_mem(self) -> Asm:
-        """inc (hl)"""
-        return self.emit(0x34)
-
-    def jr(self, target: int, *, condition: str = "") -> Asm:
-        opcode = {"": 0x18, "nz": 0x20, "z": 0x28}[condition]
-        offset = target - (self.here() + 2)
-        if not -128 <= offset <= 127:
-            raise ValueError("jr target out of range")
-        return self.emit(opcode, offset & 0xFF)
-
-    def send_serial(self, byte: int) -> Asm:
-        """Send one byte with the internal clock and wait until the transfer ends."""
-        self.ld_a(byte).ldh_mem_a(0x01)  # SB
-        self.ld_a(0x81).ldh_mem_a(0x02)  # SC: start, internal clock
-        wait = self.here()
-        self.ldh_a_mem(0x02).bit7_a().jr(wait, condition="nz")
-        return self
-
-    def bytes(self) -> bytes:
-        return bytes(self.code)
-
-
-def serial_program(message: bytes = b"OK") -> bytes:
-    """Writes ``WRAM_PATTERN``, sends ``message`` out of the serial port, then loops
-    forever incrementing the byte at ``COUNTER_ADDR``."""
-    asm = Asm().di().ld_sp(0xFFFE)
-    for addr, value in WRAM_PATTERN.items():
-        asm.ld_a(value).ld_mem_a(addr)
-    for byte in message:
-        asm.send_serial(byte)
-    asm.ld_hl(COUNTER_ADDR)
-    loop = asm.here()
-    asm.inc_hl_mem().jr(loop)
-    return asm.bytes()
-
-
-def serial_rom(message: bytes = b"OK", *, title: str = "EMURUST TEST") -> bytes:
-    """The default test ROM: ``serial_program(message)`` in a valid 32 KiB image."""
-    return build_rom(serial_program(message), title=title)
 
 
 def random_rom(rng: random.Random) -> bytes:
