@@ -247,7 +247,7 @@ def targets(roms_dir: Path | None, paths: Sequence[str]) -> list[Target]:
     return out
 
 
-def level3_checks(
+def rollout_checks(
     *,
     roms_dir: Path | None,
     paths: Sequence[str],

@@ -11,7 +11,7 @@ from typing import Any
 
 from emurust._core import FRAME_CYCLES
 from emurust.verify import asm
-from emurust.verify.level1 import new_gameboy, run_until_done
+from emurust.verify.machine import new_gameboy, run_until_done
 from emurust.verify.programs import Program
 from emurust.verify.result import Result, Status
 from emurust.verify.romgen import VERIFY_TITLE, build_rom
@@ -426,7 +426,7 @@ def check_lcd_off_on() -> Result:
     )
 
 
-def level2_checks(*, seed: int) -> list[tuple[str, Callable[[], Result]]]:
+def interaction_checks(*, seed: int) -> list[tuple[str, Callable[[], Result]]]:
     rng = random.Random(seed)
     checks: list[tuple[str, Callable[[], Result]]] = [
         ("joypad.press_interrupt", check_joypad),
