@@ -59,7 +59,8 @@ class Verdict:
     ``status``: ``pass``, ``fail``, ``timeout``, ``error`` (the emulator could not run the
     ROM) or ``n/a`` (not run). ``frames``: frames run when the verdict was read (the time to
     verdict; the whole budget for a timeout). ``dmg_result``: passed by matching the DMG
-    hardware's own (failing) output, see :data:`DMG_CHECKSUM_INTERRUPT_TIME`.
+    hardware's own (failing) output, see
+    :data:`~emurust.conformance.suites.DMG_CHECKSUM_INTERRUPT_TIME`.
     """
 
     status: str

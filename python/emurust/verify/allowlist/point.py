@@ -87,8 +87,9 @@ class Point:
     #: A button was pressed (since PyBoy's IF bit 4 last read 0) while its P1 row was not
     #: selected: on a DMG no P1 line falls, so no joypad interrupt is requested.
     unselected_press: bool = False
-    #: emurust's IF bit 4 was set at a P1 write (:func:`p1_select_irq_rule` masked it)
-    #: at an earlier comparison point and has stayed set in emurust since.
+    #: emurust's IF bit 4 was set at a P1 write (masked there by
+    #: :func:`~emurust.verify.allowlist.rules.p1_select_irq_rule`) at an earlier comparison
+    #: point and has stayed set in emurust since.
     p1_select_irq_carried: bool = False
     #: PyBoy's memory (for code bytes around its PC).
     pyboy_byte: Callable[[int], int] | None = None
