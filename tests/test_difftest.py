@@ -23,6 +23,7 @@ from emurust import _pyboy_adapter as pyboy_adapter
 from emurust.tools.asm.program import Program
 from emurust.tools.asm.rom import build_rom
 from emurust.verify import allowlist, disasm, lockstep
+from emurust.verify.allowlist import line153, proofs, replays
 
 # The test program's WRAM: frame counter, running sum, the fault section's results.
 COUNTER = 0xC000
@@ -441,11 +442,11 @@ def test_line_153_proof_blargg_wait_loop(shared_roms: Path) -> None:
     # Strict: an unrelated difference next to the same registers is not proven.
     point, diffs = seen[-1]
     extra: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 1, "pyboy": 2}
-    assert allowlist._ly153_proof(point, diffs) is not None
-    assert allowlist._ly153_proof(point, [*diffs, extra]) is None
+    assert line153.ly153_proof(point, diffs) is not None
+    assert line153.ly153_proof(point, [*diffs, extra]) is None
     other_b: allowlist.Diff = {"region": "registers", "addr": "b", "emurust": 1, "pyboy": 2}
     point.pyboy_registers = {**point.pyboy_registers, "b": (point.emurust_registers["b"] + 1)}
-    assert allowlist._ly153_proof(point, [*diffs, other_b]) is None
+    assert line153.ly153_proof(point, [*diffs, other_b]) is None
     # Without the entry the same point is a divergence.
     result = lockstep.run_lockstep(path, frames=150, allowlist=_without(LY153))
     divergence = result.divergence
@@ -510,14 +511,14 @@ def test_lcd_enable_late_line_proof(
     point, diffs = seen[-1]
     if entry == WINDOW:
         # The late-line proof alone did not explain it (it was tried first).
-        assert allowlist._lcd_enable_late_proof(point, diffs) is None
+        assert proofs.lcd_enable_late_proof(point, diffs) is None
     # Strict: a memory difference the replay does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "vram", "addr": 0x8000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._window_late_proof(point, diffs) is None
-    assert allowlist._lcd_enable_late_proof(point, diffs) is None
+    assert proofs.window_late_proof(point, diffs) is None
+    assert proofs.lcd_enable_late_proof(point, diffs) is None
     # Without the entry the same point is a divergence.
     result = lockstep.run_lockstep(path, frames=frame + 3, seed=seed, allowlist=_without(entry))
     divergence = result.divergence
@@ -640,14 +641,14 @@ def test_vblank_ly_late_proof_pandoras_blocks(shared_roms: Path) -> None:
     point, diffs = next((p, d) for p, d in seen if p.frame == 47)
     assert {d["region"] for d in diffs} == {"registers", "clock"}
     # The late-line proof alone (tried first) does not explain it.
-    assert allowlist._lcd_enable_late_proof(point, diffs) is None
-    assert allowlist._vblank_late_proof(point, diffs) is not None
+    assert proofs.lcd_enable_late_proof(point, diffs) is None
+    assert proofs.vblank_late_proof(point, diffs) is not None
     # Strict: a memory difference the re-run does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._vblank_late_proof(point, diffs) is None
+    assert proofs.vblank_late_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
     # (pyboy-reads-8-cycles-late-terminal, tried after it, also explains this frame: PyBoy's
     # reads 8 T-cycles late with the same late VBlank lines on top.)
@@ -683,19 +684,19 @@ def test_first_vblank_early_proof_libbet(
     point, diffs = next((p, d) for p, d in seen if p.frame == 450)
     assert {d["region"] for d in diffs} == {"clock"}
     # The late-line proofs (tried first) do not explain it.
-    assert allowlist._lcd_enable_late_proof(point, diffs) is None
-    assert allowlist._vblank_late_proof(point, diffs) is None
-    assert allowlist._first_vblank_early_proof(point, diffs) is not None
+    assert proofs.lcd_enable_late_proof(point, diffs) is None
+    assert proofs.vblank_late_proof(point, diffs) is None
+    assert proofs.first_vblank_early_proof(point, diffs) is not None
     # The move is what reaches PyBoy's state: the same re-run without it does not.
     with monkeypatch.context() as m:
-        m.setattr(allowlist, "_FIRST_VBLANK_EARLY", 0)
-        assert allowlist._first_vblank_early_proof(point, diffs) is None
+        m.setattr(replays, "FIRST_VBLANK_EARLY", 0)
+        assert proofs.first_vblank_early_proof(point, diffs) is None
     # Strict: a memory difference the re-run does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._first_vblank_early_proof(point, diffs) is None
+    assert proofs.first_vblank_early_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
     result = lockstep.run_lockstep(
         path, frames=451, resync=True, max_failures=50, allowlist=_without(VBLANK_EARLY)
@@ -732,13 +733,13 @@ def test_ei_halt_proof_tobu(shared_roms: Path) -> None:
     point, diffs = next((p, d) for p, d in seen if p.frame == 965)
     assert point.pyboy_registers["pc"] == 0x34C4
     assert point.pyboy_opcode == 0x76
-    assert allowlist._ei_halt_proof(point, diffs) is not None
+    assert proofs.ei_halt_proof(point, diffs) is not None
     # Strict: a memory difference the re-run does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "hram", "addr": 0xFF90, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._ei_halt_proof(point, diffs) is None
+    assert proofs.ei_halt_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
     result = lockstep.run_lockstep(
         path, frames=966, resync=True, max_failures=50, allowlist=_without(EI_HALT)
@@ -756,7 +757,7 @@ def test_ei_halt_replay_rewrites_only_a_halt_right_after_ei(wait: bytes, rewritt
     program = b"\x3e\x01\xe0\xff\xaf\xe0\x0f" + wait + b"\x00"
     program += bytes([0x18, (-(len(wait) + 3)) & 0xFF])
     gb = emurust.GameBoy(build_rom(program, vectors={0x40: b"\xd9"}))
-    replay = allowlist._ei_halt_replay(gb, gb.cycles + 3 * 70224)
+    replay = replays.ei_halt_replay(gb, gb.cycles + 3 * 70224)
     assert (replay is not None) == rewritten
     if replay is not None:
         assert replay[1] >= 2
@@ -859,14 +860,14 @@ def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> N
     stack = [d for d in diffs if d["region"] == "wram"]
     assert stack, diffs
     assert all(sp - 32 <= int(d["addr"]) < sp for d in stack)
-    assert allowlist._ly153_proof(point, diffs) is not None
+    assert line153.ly153_proof(point, diffs) is not None
     # Strict: a WRAM difference above SP (live stack) or far below it is not proven.
     real = point.pyboy_diffs
     assert real is not None
     for addr in (sp, sp - 33):
         wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
         point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]
-        assert allowlist._ly153_proof(point, diffs) is None
+        assert line153.ly153_proof(point, diffs) is None
 
 
 READ_LAG = "pyboy-reads-8-cycles-late-terminal"
@@ -895,16 +896,16 @@ def test_reads_8_cycles_late_proof_2048(shared_roms: Path) -> None:
     point, diffs = next((p, d) for p, d in seen if p.frame == 7)
     assert {d["region"] for d in diffs} >= {"registers", "wram"}
     # The proofs tried before it do not explain it, nor does a lag of 4 T-cycles.
-    assert allowlist._lcd_enable_late_proof(point, diffs) is None
-    assert allowlist._vblank_late_proof(point, diffs) is None
-    assert allowlist._read_lag_proof(point, diffs, read_lag=4) is None
-    assert allowlist._read_lag_proof(point, diffs) is not None
+    assert proofs.lcd_enable_late_proof(point, diffs) is None
+    assert proofs.vblank_late_proof(point, diffs) is None
+    assert proofs.read_lag_proof(point, diffs, read_lag=4) is None
+    assert proofs.read_lag_proof(point, diffs) is not None
     # Strict: a memory difference the re-run does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._read_lag_proof(point, diffs) is None
+    assert proofs.read_lag_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
     result = run(_without(READ_LAG))
     at7 = [r for r in result.resyncs if r.frame == 7]
@@ -980,22 +981,22 @@ def test_reads_8_cycles_late_irq_4_proof_2048(shared_roms: Path) -> None:
     point, diffs = next((p, d) for p, d in seen if p.frame == 365)
     assert {d["region"] for d in diffs} == {"registers", "wram"}
     # The 8-cycle re-run alone leaves the stack byte; moving the dispatch fixes exactly it.
-    assert allowlist._read_lag_proof(point, diffs) is None
-    assert allowlist._read_lag_irq_proof(point, diffs, read_lag=4) is None
+    assert proofs.read_lag_proof(point, diffs) is None
+    assert proofs.read_lag_irq_proof(point, diffs, read_lag=4) is None
     assert point.emurust_start is not None
     assert point.pyboy_diffs is not None
-    replay = allowlist._read_lag_replay(point.emurust_start(), point.pyboy_cycles, 8)
+    replay = replays.read_lag_replay(point.emurust_start(), point.pyboy_cycles, 8)
     assert replay is not None
     left = point.pyboy_diffs(replay[0])
     assert [(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in left] == [
         ("wram", 0xDFEB, 5, 1)
     ]
-    assert allowlist._read_lag_irq_proof(point, diffs) is not None
+    assert proofs.read_lag_irq_proof(point, diffs) is not None
     # Strict: a memory difference the re-run does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._read_lag_irq_proof(point, diffs) is None
+    assert proofs.read_lag_irq_proof(point, diffs) is None
     # Without the entry the same frame is a failure.
     result = run(_without(READ_LAG_IRQ))
     at365 = [r for r in result.resyncs if r.frame == 365]
@@ -1062,14 +1063,14 @@ def test_reads_8_cycles_late_lcd_off_proof_tobu(shared_roms: Path) -> None:
     assert "LCD off" in at633[0].detail
     assert not result.failures
     point, diffs = next((p, d) for p, d in seen if p.frame == 633)
-    assert allowlist._read_lag_proof(point, diffs) is None
-    assert allowlist._read_lag_lcd_off_proof(point, diffs, read_lag=4) is None
+    assert proofs.read_lag_proof(point, diffs) is None
+    assert proofs.read_lag_lcd_off_proof(point, diffs, read_lag=4) is None
     # Strict: a memory difference the re-run does not reproduce is not proven.
     wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
     real = point.pyboy_diffs
     assert real is not None
     point.pyboy_diffs = lambda gb: [*real(gb), wrong]
-    assert allowlist._read_lag_lcd_off_proof(point, diffs) is None
+    assert proofs.read_lag_lcd_off_proof(point, diffs) is None
     result = run(_without(READ_LAG_LCD_OFF))
     at633 = [r for r in result.resyncs if r.frame == 633]
     assert [(r.kind, r.name) for r in at633] == [("failure", "unexplained")], result.summary()
@@ -1097,7 +1098,7 @@ def test_line_153_proof_with_dead_stack_pandora(shared_roms: Path) -> None:
     assert all("dead stack" in r.detail for r in result.resyncs if r.frame in (157, 159))
     assert not result.failures
     plain = [
-        replace(e, prove=allowlist._ly153_proof) if e.name == LY153 else e
+        replace(e, prove=line153.ly153_proof) if e.name == LY153 else e
         for e in allowlist.DEFAULT_ALLOWLIST
     ]
     result = run(plain)

@@ -13,7 +13,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from emurust.verify import level1, model  # noqa: E402
+from emurust.verify import machine, model  # noqa: E402
+from emurust.verify.properties import alu, encodings  # noqa: E402
 
 byte = st.integers(0, 255)
 word = st.integers(0, 0xFFFF)
@@ -59,14 +60,14 @@ def test_model_sp_e_is_signed_addition(sp: int, e: int) -> None:
 
 
 @functools.cache
-def _families() -> dict[str, level1.Family]:
-    return {f.name: f for f in level1.alu_families(0, 1)}
+def _families() -> dict[str, alu.Family]:
+    return {f.name: f for f in alu.alu_families(0, 1)}
 
 
 def _run_one(name: str, case: tuple[int, ...]) -> str | None:
     """Runs one case of ``name``'s primary encoding on emurust; a mismatch in words."""
     enc = _families()[name].encodings[0]
-    one = level1.Encoding(
+    one = encodings.Encoding(
         enc.label,
         enc.opcode,
         enc.fields,
@@ -77,11 +78,11 @@ def _run_one(name: str, case: tuple[int, ...]) -> str | None:
         [case],
         code=enc.code,
     )
-    outcome = level1.run_encoding(one, level1.Mode(reference=False))
+    outcome = alu.run_encoding(one, machine.Mode(reference=False))
     if not outcome.failures:
         return None
     _, got, want = outcome.failures[0]
-    return f"{enc.label} {enc.describe(case)}: {level1._diff(enc, got, want)}"
+    return f"{enc.label} {enc.describe(case)}: {alu.describe_diff(enc, got, want)}"
 
 
 PROPERTY_SETTINGS = settings(max_examples=100, deadline=None)

@@ -19,7 +19,7 @@ import pytest
 
 import emurust
 from emurust import _core
-from emurust.verify import allowlist
+from emurust.verify.allowlist import replays
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the extension's file name is Linux's")
@@ -34,18 +34,18 @@ def test_the_development_build_has_the_test_aids() -> None:
     for name in ("_test_shift_ppu", "_test_shift_timer", "_test_set_wy_latch"):
         assert callable(getattr(_core.GameBoy, name, None)), name
     assert callable(getattr(_core, "_reseal_state", None))
-    assert allowlist._HAS_TEST_AIDS
+    assert replays.HAS_TEST_AIDS
 
 
 @pytest.mark.parametrize(
     "replay",
     [
-        lambda gb: allowlist._late_line_replay(gb, gb.cycles + 4),
-        lambda gb: allowlist._late_line_replay(gb, gb.cycles + 4, pyboy_window=True),
-        lambda gb: allowlist._first_vblank_early_replay(gb, gb.cycles + 4),
-        lambda gb: allowlist._read_lag_replay(gb, gb.cycles + 4, 8),
-        lambda gb: allowlist._read_lag_irq_replay(gb, gb, gb.cycles + 4, 8, 4),
-        lambda gb: allowlist._read_lag_lcd_off_replay(gb, gb.cycles + 4, 8, 0),
+        lambda gb: replays.late_line_replay(gb, gb.cycles + 4),
+        lambda gb: replays.late_line_replay(gb, gb.cycles + 4, pyboy_window=True),
+        lambda gb: replays.first_vblank_early_replay(gb, gb.cycles + 4),
+        lambda gb: replays.read_lag_replay(gb, gb.cycles + 4, 8),
+        lambda gb: replays.read_lag_irq_replay(gb, gb, gb.cycles + 4, 8, 4),
+        lambda gb: replays.read_lag_lcd_off_replay(gb, gb.cycles + 4, 8, 0),
     ],
     ids=["late_line", "late_line_window", "first_vblank", "read_lag", "read_lag_irq", "lcd_off"],
 )
@@ -53,7 +53,7 @@ def test_the_replay_proofs_refuse_to_run_without_the_test_aids(
     monkeypatch: pytest.MonkeyPatch, rom: bytes, replay: Callable[[emurust.GameBoy], object]
 ) -> None:
     """As in the release wheel: a proof that cannot edit the machine says why."""
-    monkeypatch.setattr(allowlist, "_HAS_TEST_AIDS", False)
+    monkeypatch.setattr(replays, "HAS_TEST_AIDS", False)
     gb = emurust.GameBoy(rom)
     gb.tick(3, render=False)
     with pytest.raises(RuntimeError, match=r"cargo feature `testing`.*scripts/setup_env\.sh"):

@@ -15,8 +15,9 @@ import pytest
 
 import emurust
 from emurust import cli, verify
-from emurust.verify import level1, level3, model
+from emurust.verify import machine, model, rollouts
 from emurust.verify.programs import activity_rom
+from emurust.verify.properties import alu
 
 RESULT_KEYS = {
     "level",
@@ -132,8 +133,8 @@ def test_a_wrong_reference_is_caught_with_the_opcode(monkeypatch: pytest.MonkeyP
         return r, (flags & ~model.H) | (model.H if half else 0)
 
     monkeypatch.setitem(model.BINARY, "adc", adc_without_carry_in_h)
-    family = next(f for f in level1.alu_families(0, 16) if f.name == "alu.adc")
-    result = level1.check_family(family, [level1.Mode(reference=False)])
+    family = next(f for f in alu.alu_families(0, 16) if f.name == "alu.adc")
+    result = alu.check_family(family, [machine.Mode(reference=False)])
     assert result.status == "fail"
     assert result.counterexample is not None
     assert result.counterexample.startswith("ADC A,")
@@ -143,7 +144,7 @@ def test_a_wrong_reference_is_caught_with_the_opcode(monkeypatch: pytest.MonkeyP
 
 
 needs_faults = pytest.mark.skipif(
-    not level1.supports_faults(), reason="this build has no GameBoy._inject_fault"
+    not machine.supports_faults(), reason="this build has no GameBoy._inject_fault"
 )
 
 
@@ -236,10 +237,10 @@ def test_markdown_shows_divergence_and_trace() -> None:
 
 def _lockstep_ready() -> str | None:
     try:
-        level3.import_lockstep()
+        rollouts.import_lockstep()
     except ImportError as exc:
         return f"emurust.verify.lockstep not available: {exc}"
-    if level3.pyboy_version() is None:
+    if rollouts.pyboy_version() is None:
         return "PyBoy is not installed"
     return None
 
@@ -250,10 +251,10 @@ needs_lockstep = pytest.mark.skipif(_lockstep_ready() is not None, reason=str(_l
 @needs_lockstep
 @pytest.mark.usefixtures("hang_guard")
 def test_short_level_3_rollout_on_a_generated_rom_passes() -> None:
-    target = level3.Target("activity", activity_rom(), "generated")
+    target = rollouts.Target("activity", activity_rom(), "generated")
     # Every frame compared, none resynchronized (a screen difference once seen at frame 199
     # is gone: 400 frames ran in step on 2026-11-28).
-    result = level3.check_long(target, 300, 0, None)
+    result = rollouts.check_long(target, 300, 0, None)
     assert result.status in ("pass", "allowlisted"), result.detail
     assert result.frames == 300
     assert result.stats["resyncs"] == [], result.detail
@@ -263,8 +264,8 @@ def test_short_level_3_rollout_on_a_generated_rom_passes() -> None:
 @needs_faults
 @pytest.mark.usefixtures("hang_guard")
 def test_level_3_catches_the_injected_fault() -> None:
-    target = level3.Target("activity", activity_rom(), "generated")
-    result = level3.check_long(target, 150, 0, "daa_ignore_h")
+    target = rollouts.Target("activity", activity_rom(), "generated")
+    result = rollouts.check_long(target, 150, 0, "daa_ignore_h")
     assert result.status == "fail"
     assert result.divergence is not None
     assert result.divergence["frame"] < 150

@@ -5,11 +5,13 @@ Modules, one job each:
 
 * :mod:`emurust.verify.lockstep`: :func:`run_lockstep`, emurust and PyBoy 2.8.1 side by side
   frame by frame; :mod:`emurust.verify.allowlist`: the documented differences it tolerates
-  (rules and proofs); :mod:`emurust.verify.disasm`: the disassembler of its traces;
+  (a package: the entries as data, their rules, their proofs and the re-runs behind them);
+  :mod:`emurust.verify.disasm`: the disassembler of its traces;
   :mod:`emurust._pyboy_adapter`: the project's one PyBoy adapter.
 * :mod:`emurust.verify.programs`: the activity ROM; the levels build their programs and ROMs
   with :mod:`emurust.tools.asm` (:mod:`~emurust.tools.asm.ops`, :mod:`~emurust.tools.asm.program`,
-  :mod:`~emurust.tools.asm.rom`).
+  :mod:`~emurust.tools.asm.rom`); :mod:`emurust.verify.machine`: the emurust machine the
+  generated-ROM checks run (fast or reference path, a test-only fault).
 * :mod:`emurust.verify.runner`: :func:`run`, the levels' runner; :mod:`emurust.verify.report`:
   ``report.json`` / ``report.md``;
   :mod:`emurust.verify.cli`: ``emurust verify`` and ``python -m emurust.verify.cli``.
@@ -17,21 +19,21 @@ Modules, one job each:
 Levels
 ======
 
-1. **Properties** (:mod:`emurust.verify.level1`): every ALU, rotate, shift and BCD opcode
-   family (ADD ADC SUB SBC AND XOR OR CP INC DEC, RLCA RRCA RLA RRA, CB RLC RRC RL RR SLA
-   SRA SRL SWAP BIT, DAA CPL SCF CCF, ADD HL,rr, ADD SP,e / LD HL,SP+e) run on emurust in
-   generated ROMs and compared with an independent Python reference model (itself
-   cross-checked against the SingleStepTests SM83 vectors when the test-ROM folder is
-   present); memory-map invariants (echo RAM, FEA0-FEFF, unused I/O bits); save/load
-   round trips and rendering on/off leave the machine identical.
-2. **Interactions** (:mod:`emurust.verify.level2`): joypad interrupt and P1, timer
+1. **Properties** (:mod:`emurust.verify.properties`, a package: ALU, memory, state): every
+   ALU, rotate, shift and BCD opcode family (ADD ADC SUB SBC AND XOR OR CP INC DEC, RLCA
+   RRCA RLA RRA, CB RLC RRC RL RR SLA SRA SRL SWAP BIT, DAA CPL SCF CCF, ADD HL,rr, ADD SP,e
+   / LD HL,SP+e) run on emurust in generated ROMs and compared with an independent Python
+   reference model (itself cross-checked against the SingleStepTests SM83 vectors when the
+   test-ROM folder is present); memory-map invariants (echo RAM, FEA0-FEFF, unused I/O
+   bits); save/load round trips and rendering on/off leave the machine identical.
+2. **Interactions** (:mod:`emurust.verify.interactions`): joypad interrupt and P1, timer
    overflow/reload, OAM DMA, MBC1/MBC3/MBC5 banking, serial transfer, LCD off/on.
-3. **Rollouts** (:mod:`emurust.verify.level3`): seeded random-input rollouts in lockstep
+3. **Rollouts** (:mod:`emurust.verify.rollouts`): seeded random-input rollouts in lockstep
    with PyBoy (:mod:`emurust.verify.lockstep`), one long and many short per ROM.
-4. **Policy transfer** (:mod:`emurust.verify.level4`, only when asked for: it trains two
-   agents): a PPO agent trained on emurust and one trained on PyBoy, each evaluated on both
-   backends over the same seeded episodes; TOST decides whether the mean returns are
-   equivalent.
+4. **Policy transfer** (:mod:`emurust.verify.policy_transfer`, only when asked for: it
+   trains two agents): a PPO agent trained on emurust and one trained on PyBoy, each
+   evaluated on both backends over the same seeded episodes; TOST decides whether the mean
+   returns are equivalent.
 
 :func:`run` returns a :class:`Report`; :func:`write_report` writes ``report.json`` (the
 schema in ``REPORT_SCHEMA``) and ``report.md``.

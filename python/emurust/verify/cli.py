@@ -39,10 +39,10 @@ def add_verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = sub.add_parser(
         "verify",
         description=(
-            "Level 1: ALU opcodes vs a reference model, memory-map invariants, save/load and "
-            "render independence. Level 2: joypad, timer, OAM DMA, MBC1/3/5, serial, LCD "
-            "interactions. Level 3: seeded random-input rollouts in lockstep with PyBoy. "
-            "Level 4: cross-backend policy transfer (PPO on Starcatch, TOST). "
+            "Level 1, properties: ALU opcodes vs a reference model, memory-map invariants, "
+            "save/load and render independence. Level 2, interactions: joypad, timer, OAM DMA, "
+            "MBC1/3/5, serial, LCD. Level 3, rollouts: seeded random-input rollouts in lockstep "
+            "with PyBoy. Level 4, policy transfer: PPO on Starcatch, TOST. "
             "Exit status: 0 when the checks that ran pass (or are allowlisted) and at least "
             "one ran, 1 when one fails, 2 for bad usage, 3 when nothing was verified (every "
             "check skipped, e.g. level 4 without torch, or none selected): SKIP."

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import emurust
-from emurust.verify.level3 import fmt_addr
-from emurust.verify.result import STATUSES, Result, Status
+from emurust.verify.result import STATUSES, Result, Status, fmt_addr
 
 __all__ = ["REPORT_SCHEMA", "Report", "print_summary", "render_markdown", "write_report"]
 

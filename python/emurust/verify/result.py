@@ -15,6 +15,12 @@ STATUSES: tuple[Status, ...] = ("pass", "fail", "skip", "allowlisted")
 T = TypeVar("T")
 
 
+def fmt_addr(addr: Any) -> str:
+    """A divergence's diff address (rollout details, report tables): an int (memory, screen
+    pixel index) or a register name."""
+    return f"{addr:#06x}" if isinstance(addr, int) else str(addr)
+
+
 @dataclass
 class Result:
     """One check of one level, as it appears in ``report.json`` under ``results``."""

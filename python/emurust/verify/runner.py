@@ -58,27 +58,27 @@ class Config:
 def _checks(config: Config, level: int) -> list[tuple[str, Callable[[], Result]]]:
     roms_dir = config.roms_dir
     if level == 1:
-        from emurust.verify.level1 import level1_checks
+        from emurust.verify.properties import property_checks
 
-        return level1_checks(
+        return property_checks(
             seed=config.seed, samples=config.samples, roms=roms_dir, fault=config.fault
         )
     if level == 2:
-        from emurust.verify.level2 import level2_checks
+        from emurust.verify.interactions import interaction_checks
 
-        return level2_checks(seed=config.seed)
+        return interaction_checks(seed=config.seed)
     if level == 4:
-        from emurust.verify.level4 import level4_checks
+        from emurust.verify.policy_transfer import transfer_checks
 
-        return level4_checks(
+        return transfer_checks(
             steps=config.l4_steps,
             episodes=config.l4_episodes,
             seed=config.seed,
             out=config.l4_out,
         )
-    from emurust.verify.level3 import level3_checks
+    from emurust.verify.rollouts import rollout_checks
 
-    return level3_checks(
+    return rollout_checks(
         roms_dir=roms_dir,
         paths=config.roms,
         frames=config.frames,
@@ -114,7 +114,7 @@ def run(config: Config | None = None) -> Report:
         candidate = emurust.roms_dir()
         config.roms_dir = candidate if candidate.is_dir() else None
     if config.fault is not None:
-        from emurust.verify.level1 import modes_for
+        from emurust.verify.machine import modes_for
 
         modes_for(config.fault)  # raises if the build cannot inject faults
     t0 = time.perf_counter()
@@ -130,15 +130,15 @@ def run(config: Config | None = None) -> Report:
                 bar.step(f"{name}: {results[-1].status}")
         finally:
             bar.close()
-    from emurust.verify import level3
+    from emurust.verify import rollouts
 
-    allowlist = level3.allowlist_entries() if 3 in config.levels else []
+    allowlist = rollouts.allowlist_entries() if 3 in config.levels else []
     report = Report(
         levels=sorted(set(config.levels)),
         results=results,
         allowlist=allowlist,
         argv=list(config.argv),
-        pyboy_version=level3.pyboy_version(),
+        pyboy_version=rollouts.pyboy_version(),
     )
     report.seconds = time.perf_counter() - t0
     return report

@@ -18,7 +18,7 @@ from emurust.verify.result import Result
 GAME = "Starcatch"
 
 
-def level4_checks(
+def transfer_checks(
     *, steps: int | None, episodes: int, seed: int, out: Path | None
 ) -> list[tuple[str, Callable[[], Result]]]:
     def check(trained_on: str) -> Callable[[], Result]:

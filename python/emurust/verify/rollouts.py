@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emurust.verify.result import Result, Status
+from emurust.verify.result import Result, Status, fmt_addr
 
 # Default targets (relative to the test-ROM folder) besides the generated activity ROM.
 DEFAULT_TARGETS = (
@@ -44,11 +44,6 @@ class Target:
     label: str
     rom: bytes | str  # bytes for generated ROMs, a path otherwise
     shown: str  # what the report shows as "rom"
-
-
-def fmt_addr(addr: Any) -> str:
-    """A diff's address: an int (memory, screen pixel index) or a register name."""
-    return f"{addr:#06x}" if isinstance(addr, int) else str(addr)
 
 
 def _module(diffs: Sequence[dict[str, Any]]) -> str:
@@ -247,7 +242,7 @@ def targets(roms_dir: Path | None, paths: Sequence[str]) -> list[Target]:
     return out
 
 
-def level3_checks(
+def rollout_checks(
     *,
     roms_dir: Path | None,
     paths: Sequence[str],

@@ -13,7 +13,7 @@ from emurust._core import FRAME_CYCLES
 from emurust.tools.asm import ops as asm
 from emurust.tools.asm.program import Program
 from emurust.tools.asm.rom import VERIFY_TITLE, build_rom
-from emurust.verify.level1 import new_gameboy, run_until_done
+from emurust.verify.machine import new_gameboy, run_until_done
 from emurust.verify.result import Result, Status
 
 
@@ -426,7 +426,7 @@ def check_lcd_off_on() -> Result:
     )
 
 
-def level2_checks(*, seed: int) -> list[tuple[str, Callable[[], Result]]]:
+def interaction_checks(*, seed: int) -> list[tuple[str, Callable[[], Result]]]:
     rng = random.Random(seed)
     checks: list[tuple[str, Callable[[], Result]]] = [
         ("joypad.press_interrupt", check_joypad),
