@@ -294,15 +294,33 @@ def test_ucity_cgb_in_step_with_pyboy(shared_roms: Path) -> None:
     assert dead_stack < FRAMES // 20, dead_stack
 
 
+@pytest.mark.usefixtures("pyboy_available", "hang_guard")
+def test_ucity_cgb_lockstep_harness_proves_line_153(shared_roms: Path) -> None:
+    # µCity waits for a line with ld a,($ff00+c) (C = $44), cp b, ret z, jr: at PyBoy's
+    # frame ends of frames 2 and 3 PyBoy has read LY = 153 where emurust read 0.
+    rom = shared_roms / UCITY
+    if not rom.is_file():
+        pytest.skip(f"{rom} not found")
+    result = lockstep.run_lockstep(
+        rom, frames=5, seed=SEED, resync=True, max_failures=2, cgb_from_frame=UCITY_START
+    )
+    assert result.frames_run == 5, report(result)
+    assert not result.failures, report(result)
+    assert [(r.frame, r.name) for r in result.resyncs] == [
+        (2, "pyboy-line-153-ly-terminal"),
+        (3, "pyboy-line-153-ly-terminal"),
+    ], report(result)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="unexplained (found 2026-11-28): the lockstep harness on µCity from PyBoy's CGB "
-    "state (cgb_from_frame=200) diverges at frame 2: at PyBoy's frame end its game polls LY "
-    "(PC 0x3392) and reads 153 where emurust reads 0 (PyBoy reads LY = 153 for the whole of "
-    "line 153, gbmicrotest line_153_ly_c/d; pyboy-line-153-ly-terminal's replay proof does "
-    "not reach PyBoy's state in double speed), and at frame 5 a VRAM write of the game's "
-    "STAT-polling copy loop (0x8438) lands in emurust and not in PyBoy (PyBoy's mode-3 timing "
-    "in double speed; no entry proves it)",
+    "state (cgb_from_frame=200) diverges at frame 5: a VRAM write of the game's STAT-polling "
+    "copy loop (0x8438) lands in emurust and not yet in PyBoy, which leaves its poll one turn "
+    "later (as pyboy-reads-8-cycles-late-terminal on the DMG, whose replay proof does not "
+    "reach PyBoy's state in double speed, even with the PPU moved 4 dots instead of 8). "
+    "Frames 2-3 (PyBoy reads LY = 153 in line 153, with the game's ld a,($ff00+c) and "
+    "ret z) are proven by pyboy-line-153-ly-terminal since 2026-11-29",
 )
 @pytest.mark.usefixtures("pyboy_available", "hang_guard")
 def test_ucity_cgb_lockstep_harness(shared_roms: Path) -> None:

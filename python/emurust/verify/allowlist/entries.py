@@ -235,10 +235,10 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         masks=(
             "nothing: a terminal entry. The run stops (status allowlisted) when emurust's "
             "traced re-run of the frame (from the last matching point) has an LY read "
-            "(ldh a,($ff44) / ld a,($ff44)) that returned 0 in line 153 (emurust shows LY 0 "
+            "(ldh a,($ff44) / ld a,($ff44) / ld a,($ff00+c) with C = $44) that returned 0 in line 153 (emurust shows LY 0 "
             "in STAT mode 1 at the start or end of the read) and either (a) PyBoy's A is "
             "153, the only differences are registers and the clock, and emurust went from "
-            "that read to PyBoy's PC through instructions that keep A (cp, jr/jp, inc/dec "
+            "that read to PyBoy's PC through instructions that keep A (cp, jr/jp, conditional ret, inc/dec "
             "of other registers, nop) with A still 0 and its registers at PC equal to "
             "PyBoy's except A and F; or (b) PyBoy's registers, WRAM, HRAM, VRAM and OAM "
             "equal emurust's right after that read, A aside when PyBoy's is 153 (PyBoy has "

@@ -17,9 +17,11 @@ if TYPE_CHECKING:
 _LY_READS = {0xF0: (2, b"\xf0\x44"), 0xFA: (3, b"\xfa\x44\xff")}
 
 # Instructions that leave A alone (they may set F from it, or branch on F): cp r / cp n,
-# jr / jp (conditional or not), inc / dec of a register other than A (8 and 16 bits), nop.
+# jr / jp (conditional or not), conditional returns (µCity's LY wait: cp b / ret z / jr),
+# inc / dec of a register other than A (8 and 16 bits), nop.
 _KEEPS_A = frozenset(
     {0x00, 0x18, 0x20, 0x28, 0x30, 0x38, 0xC2, 0xC3, 0xCA, 0xD2, 0xDA, 0xFE}
+    | {0xC0, 0xC8, 0xD0, 0xD8}
     | set(range(0xB8, 0xC0))
     | {0x04, 0x05, 0x0C, 0x0D, 0x14, 0x15, 0x1C, 0x1D, 0x24, 0x25, 0x2C, 0x2D}
     | {0x03, 0x0B, 0x13, 0x1B, 0x23, 0x2B, 0x33, 0x3B}
@@ -29,6 +31,8 @@ _KEEPS_A = frozenset(
 def _is_ly_read(entry: _TraceEntry) -> bool:
     if entry["kind"] != "instruction":
         return False
+    if entry["opcode"][0] == 0xF2:  # ld a,($ff00+c) with C = $44 (µCity's wait for a line)
+        return entry["c"] == 0x44
     read = _LY_READS.get(entry["opcode"][0])
     return read is not None and bytes(entry["opcode"][: read[0]]) == read[1]
 
