@@ -12,6 +12,8 @@ pub mod cpu;
 pub mod debug;
 pub mod error;
 pub mod gameboy;
+#[cfg(feature = "jit")]
+pub mod jit;
 pub mod joypad;
 pub mod oam_bug;
 pub mod ppu;
