@@ -213,6 +213,9 @@ pub struct JitCode {
 struct Inner {
     module: Option<JITModule>,
     compiler: Option<compile::Compiler>,
+    // Boxed: the slots hold the blocks' addresses, which must not move
+    // when the vector grows.
+    #[allow(clippy::vec_box)]
     blocks: Vec<Box<Block>>,
     stats: JitStats,
 }

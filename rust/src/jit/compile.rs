@@ -600,11 +600,9 @@ impl<'a> Emitter<'a> {
     /// Write the registers, PC and the clock `cyc` M-cycles after the
     /// start back, and return.
     fn exit(&mut self, pc: Value, cyc: u32) {
-        for i in 0..7 {
-            let v = self.b.use_var(self.r[i]);
-            self.b
-                .ins()
-                .store(flags(), v, self.ctx, off::REGS + REG_SLOT[i]);
+        for (var, slot) in self.r.into_iter().zip(REG_SLOT) {
+            let v = self.b.use_var(var);
+            self.b.ins().store(flags(), v, self.ctx, off::REGS + slot);
         }
         let mut f = self.b.ins().iconst(types::I8, 0);
         for (bit, v) in [(7, self.fz), (6, self.fn_), (5, self.fh), (4, self.fc)] {
