@@ -37,6 +37,7 @@
 //!
 //! This is the only module besides the NumPy buffers where `unsafe` is
 //! allowed: each block says why it is sound.
+#![allow(unsafe_code)]
 
 mod compile;
 
