@@ -54,6 +54,8 @@ mod cgb;
 mod cpu_bus;
 mod dma;
 mod interrupts;
+#[cfg(feature = "jit")]
+mod jit;
 mod run_engine;
 mod scheduler;
 
@@ -119,6 +121,10 @@ pub struct Hardware {
     /// rather than in the bus, whose size its moves by value are sensitive
     /// to. Transient: not part of save states.
     pub(crate) rets: [u16; RET_RING],
+    /// Feature `jit`: this machine runs no compiled blocks (the fast
+    /// interpreter alone; `GameBoy::set_jit`). Transient.
+    #[cfg(feature = "jit")]
+    pub(crate) no_jit: bool,
     /// The CGB's own state (`crate::cgb`); `None` on a DMG. Its registers
     /// are reached through the I/O arms a DMG reads as 0xFF (`bus/cgb.rs`).
     pub cgb: Option<Box<CgbHw>>,
@@ -198,6 +204,8 @@ impl Hardware {
             deadline: u64::MAX,
             deadline_hit: false,
             rets: [0; RET_RING],
+            #[cfg(feature = "jit")]
+            no_jit: false,
             cgb: None,
             wramx: 0,
             speed_mapped: false,

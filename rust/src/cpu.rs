@@ -20,7 +20,9 @@ mod tests;
 mod trace;
 
 #[cfg(test)]
-use run_table::{max_cycles, run_role, RunRole, RunTable};
+use run_table::RunTable;
+#[cfg(any(test, feature = "jit"))]
+pub(crate) use run_table::{max_cycles, run_role, RunRole};
 pub(crate) use run_table::{
     Code, Countdown, IdleLoop, PollLoop, MAX_CHAIN_CYCLES, POLL_CYCLES, POLL_TURN_CYCLES,
 };
@@ -343,6 +345,28 @@ pub struct Cpu {
     pc: u16,
     ime: bool,
     mode: Mode,
+}
+
+/// The registers a compiled block (feature `jit`) runs on.
+#[cfg(feature = "jit")]
+impl Cpu {
+    pub(crate) fn jit_regs(&self) -> crate::jit::Regs {
+        crate::jit::Regs {
+            r: [
+                self.a, self.f, self.b, self.c, self.d, self.e, self.h, self.l,
+            ],
+            sp: self.sp,
+            pc: self.pc,
+        }
+    }
+
+    pub(crate) fn set_jit_regs(&mut self, r: &crate::jit::Regs) {
+        [
+            self.a, self.f, self.b, self.c, self.d, self.e, self.h, self.l,
+        ] = r.r;
+        self.sp = r.sp;
+        self.pc = r.pc;
+    }
 }
 
 impl Cpu {

@@ -891,6 +891,21 @@ impl GameBoy {
         &self.core.hw
     }
 
+    /// Feature `jit`: whether this machine's fast path runs compiled
+    /// blocks (on by default; off: the interpreter alone, for comparisons).
+    #[cfg(feature = "jit")]
+    pub fn set_jit(&mut self, on: bool) {
+        self.core.hw.no_jit = !on;
+    }
+
+    /// What the block compiler (feature `jit`) did so far for this
+    /// machine's ROM (shared by every machine running it): `None` where
+    /// the JIT is off (no backend, `EMURUST_JIT=0`).
+    #[cfg(feature = "jit")]
+    pub fn jit_stats(&self) -> Option<crate::jit::JitStats> {
+        self.core.code.jit.as_ref().map(|j| j.stats())
+    }
+
     /// The cartridge's external RAM as a battery would keep it (for MBC3
     /// with a clock, followed by the RTC block; see `Cartridge::battery_ram`).
     pub fn cartridge_ram(&self) -> Vec<u8> {

@@ -2,6 +2,9 @@
 //!
 //! The core has no Python dependency; the PyO3 bindings live in `python`
 //! behind the `python` cargo feature.
+// No `unsafe` outside the two modules that re-allow it (the NumPy buffers,
+// `python/buffers.rs`, and the block compiler of feature `jit`, `jit.rs`).
+#![deny(unsafe_code)]
 
 pub mod apu;
 pub mod bus;
@@ -12,6 +15,8 @@ pub mod cpu;
 pub mod debug;
 pub mod error;
 pub mod gameboy;
+#[cfg(feature = "jit")]
+pub mod jit;
 pub mod joypad;
 pub mod oam_bug;
 pub mod ppu;

@@ -254,7 +254,7 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
     }
 
     #[inline(always)]
-    fn read_at<const IDU: bool>(&mut self, addr: u16) -> u8 {
+    pub(super) fn read_at<const IDU: bool>(&mut self, addr: u16) -> u8 {
         // While an OAM DMA runs, every access may collide with it. (The fast
         // path switches to the DMA bus for that time; the reference path
         // asks at every access.)
@@ -277,6 +277,40 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize],
             _ if is_run(MODE) => self.straight_io_read::<IDU>(addr),
             _ => self.synced(|hw, ram| hw.cpu_read_idu::<IDU>(ram, addr)),
+        }
+    }
+
+    /// A write's access, after its M-cycle's tick.
+    #[inline(always)]
+    pub(super) fn write_at(&mut self, addr: u16, value: u8) {
+        if MODE == DMA_BUS || (REF && self.hw.dma_pending()) {
+            if let 0xFF80..=0xFFFE = addr {
+                self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value;
+                return;
+            }
+            return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
+        }
+        match addr {
+            0xC000..=0xFDFF if is_run(MODE) && MODE & BANKED == 0 => {
+                self.ram[(addr & 0x1FFF) as usize] = value
+            }
+            0xC000..=0xFDFF => self.hw.wram_write(self.ram, addr, value),
+            0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
+            _ if is_rom_run(MODE) => {
+                self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
+            }
+            _ => self.synced(|hw, ram| hw.cpu_write(ram, addr, value)),
+        }
+    }
+
+    /// The OAM bug of an IDU cycle with 0xFE00-0xFEFF on the bus, after the
+    /// cycle's tick.
+    #[inline(always)]
+    pub(super) fn oam_bug_at_idu(&mut self) {
+        if is_rom_run(MODE) {
+            self.synced_out_of_line(|hw, ram| hw.oam_bug_idu(ram));
+        } else {
+            self.synced(|hw, ram| hw.oam_bug_idu(ram));
         }
     }
 }
@@ -393,24 +427,7 @@ impl<const REF: bool, const MODE: u8> CpuBus for Bus<'_, REF, MODE> {
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick_for_write(addr);
-        if MODE == DMA_BUS || (REF && self.hw.dma_pending()) {
-            if let 0xFF80..=0xFFFE = addr {
-                self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value;
-                return;
-            }
-            return self.synced(|hw, ram| hw.cpu_write_dma(ram, addr, value));
-        }
-        match addr {
-            0xC000..=0xFDFF if is_run(MODE) && MODE & BANKED == 0 => {
-                self.ram[(addr & 0x1FFF) as usize] = value
-            }
-            0xC000..=0xFDFF => self.hw.wram_write(self.ram, addr, value),
-            0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
-            _ if is_rom_run(MODE) => {
-                self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
-            }
-            _ => self.synced(|hw, ram| hw.cpu_write(ram, addr, value)),
-        }
+        self.write_at(addr, value)
     }
 
     #[inline(always)]
@@ -426,11 +443,7 @@ impl<const REF: bool, const MODE: u8> CpuBus for Bus<'_, REF, MODE> {
         let oam = addr >> 8 == 0xFE;
         self.tick();
         if oam {
-            if is_rom_run(MODE) {
-                self.synced_out_of_line(|hw, ram| hw.oam_bug_idu(ram));
-            } else {
-                self.synced(|hw, ram| hw.oam_bug_idu(ram));
-            }
+            self.oam_bug_at_idu();
         }
     }
 

@@ -115,6 +115,26 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                     run.bank = bank;
                     bank_start = off & !0x3FFF;
                 }
+                // A compiled block (feature `jit`): admitted when its last
+                // instruction starts before the horizon, like a run.
+                #[cfg(feature = "jit")]
+                if RUN == ROM_RUN && !run.hw.no_jit {
+                    let code = run.code;
+                    if let Some(block) = code.jit.as_ref().and_then(|j| j.block(off, pc, run.bank))
+                    {
+                        if run.now + 4 * (block.admit_cycles as u64) < horizon {
+                            let mut regs = cpu.jit_regs();
+                            run.limit = run.now + 4 * block.admit_cycles as u64 + 1;
+                            let now = run.now;
+                            run.now = crate::jit::run_block(block, &mut regs, now, &mut run);
+                            cpu.set_jit_regs(&regs);
+                            if run.slow {
+                                break Some(Straight::Recheck);
+                            }
+                            continue;
+                        }
+                    }
+                }
                 // The run stops after the instruction that starts at the
                 // end of its `cycles` (its last), or earlier: at the
                 // horizon, or after a branch that leaves its predicted

@@ -525,6 +525,10 @@ impl RunTable {
 pub struct Code {
     pub rom: Arc<[u8]>,
     pub runs: RunTable,
+    /// The ROM's compiled blocks (feature `jit`; `None` where the host has
+    /// no Cranelift backend or `EMURUST_JIT=0`).
+    #[cfg(feature = "jit")]
+    pub jit: Option<crate::jit::JitCode>,
 }
 
 /// Every live [`Code`], so that machines built separately from the same ROM
@@ -543,6 +547,8 @@ impl Code {
         let code = Arc::new(Code {
             rom: rom.clone(),
             runs: RunTable::new(rom),
+            #[cfg(feature = "jit")]
+            jit: crate::jit::JitCode::new(rom.len()),
         });
         let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
         live.retain(|w| w.strong_count() > 0);

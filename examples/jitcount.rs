@@ -1,0 +1,72 @@
+//! Issue 41's measurements (feature `jit`): run a ROM headless for WARM
+//! frames, then FRAMES more, and print what the block compiler did. Run it
+//! under valgrind with FRAMES and with 0 to count the host instructions of
+//! the FRAMES alone (`bench/README.md`, "Compiled ROM blocks"):
+//!
+//! `cargo run --release --features jit --example jitcount -- ROM WARM FRAMES [--no-jit] [--again] [--split]`
+//!
+//! `--no-jit` runs the same build's interpreter alone; `--split` instead
+//! counts the emulated instructions of the FRAMES by where their code lies
+//! (ROM, work RAM, HRAM), from the trace (the reference path: slow).
+use emurust::cpu::StepKind;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 4 {
+        eprintln!("usage: jitcount ROM WARM FRAMES [--no-jit] [--split]");
+        std::process::exit(2);
+    }
+    let rom = std::fs::read(&args[1]).expect("read ROM");
+    let warm: u64 = args[2].parse().expect("WARM");
+    let frames: u64 = args[3].parse().expect("FRAMES");
+    let mut gb = emurust::GameBoy::new(&rom, None).expect("load ROM");
+    #[cfg(feature = "jit")]
+    gb.set_jit(!args.iter().any(|a| a == "--no-jit"));
+    gb.run_frames(warm, false);
+    if args.iter().any(|a| a == "--split") {
+        // One frame is at most 17,556 M-cycles: the ring holds all its steps.
+        let (mut rom_i, mut wram, mut hram, mut other) = (0u64, 0u64, 0u64, 0u64);
+        for _ in 0..frames {
+            // A fresh ring each frame.
+            gb.set_trace(0);
+            gb.set_trace(20_000);
+            gb.run_frame(false);
+            for e in gb.trace() {
+                if e.kind != StepKind::Instruction {
+                    continue;
+                }
+                match e.registers.pc {
+                    0x0000..=0x7FFF => rom_i += 1,
+                    0xC000..=0xFDFF => wram += 1,
+                    0xFF80..=0xFFFE => hram += 1,
+                    _ => other += 1,
+                }
+            }
+        }
+        let all = (rom_i + wram + hram + other).max(1) as f64;
+        println!(
+            "emulated instructions in {frames} frames: {} (ROM {rom_i} {:.1}%, work RAM {wram} {:.1}%, HRAM {hram} {:.1}%, other {other})",
+            rom_i + wram + hram + other,
+            100.0 * rom_i as f64 / all,
+            100.0 * wram as f64 / all,
+            100.0 * hram as f64 / all,
+        );
+        return;
+    }
+    if args.iter().any(|a| a == "--again") {
+        // The FRAMES once to compile their blocks, then again from the same
+        // state: counted with and without `--again`, the difference is the
+        // FRAMES on code compiled before.
+        let state = gb.save_state();
+        gb.run_frames(frames, false);
+        gb.load_state(&state).expect("load state");
+        #[cfg(feature = "jit")]
+        gb.set_jit(!args.iter().any(|a| a == "--no-jit"));
+    }
+    gb.run_frames(frames, false);
+    println!("cycles {} regs {:?}", gb.cycles(), gb.registers());
+    #[cfg(feature = "jit")]
+    if let Some(s) = gb.jit_stats() {
+        println!("{s:?}");
+    }
+}

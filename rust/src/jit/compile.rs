@@ -1,0 +1,1213 @@
+//! The block compiler: SM83 instructions of one straight run to Cranelift
+//! IR, one host function per block (see `jit.rs`).
+//!
+//! Every instruction's semantics and M-cycle order are those of
+//! `cpu/execute.rs`, `cpu/alu.rs` and `cpu/cb.rs` on a straight run's bus
+//! (`Bus<false, ROM_RUN>`): opcodes and immediates come from the bank as
+//! compiled; an access is made at the end of its M-cycle's tick.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Value};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+
+use super::off;
+use crate::cpu::{instruction_length, max_cycles, run_role, RunRole};
+
+/// Most instructions in one block (a run is at most 96 M-cycles anyway).
+const MAX_INSTRUCTIONS: usize = 64;
+
+/// The compiler's reusable state (one per ROM, behind `JitCode`'s mutex).
+pub(super) struct Compiler {
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+    ptr: types::Type,
+    next_id: u64,
+}
+
+impl Compiler {
+    /// A module for the host and its compiler; `None` where Cranelift has
+    /// no backend for the host.
+    pub(super) fn new() -> Option<(JITModule, Compiler)> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("use_colocated_libcalls", "false").ok()?;
+        flags.set("is_pic", "false").ok()?;
+        let isa = cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()?;
+        let module = JITModule::new(JITBuilder::with_isa(
+            isa,
+            cranelift_module::default_libcall_names(),
+        ));
+        let ptr = module.target_config().pointer_type();
+        let ctx = module.make_context();
+        Some((
+            module,
+            Compiler {
+                ctx,
+                fctx: FunctionBuilderContext::new(),
+                ptr,
+                next_id: 0,
+            },
+        ))
+    }
+
+    /// Compile the block starting at `pc` (an address in `bank`, mapped
+    /// where it usually is). Returns its entry, the M-cycles before its
+    /// last instruction, its instruction count and its code size; `None`
+    /// when not even its first instruction is taken.
+    pub(super) fn compile(
+        &mut self,
+        module: &mut JITModule,
+        bank: &[u8; 0x4000],
+        pc: u16,
+    ) -> Option<(*const u8, u32, u32, usize)> {
+        let insts = decode(bank, pc);
+        if insts.is_empty() {
+            return None;
+        }
+        let admit: u32 = insts[..insts.len() - 1].iter().map(|i| i.cycles).sum();
+        let ptr = self.ptr;
+        self.ctx.func.signature = Signature::new(module.isa().default_call_conv());
+        self.ctx.func.signature.params.push(AbiParam::new(ptr));
+        let call_conv = module.isa().default_call_conv();
+        let config = module.target_config();
+        {
+            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let mut sig_read = Signature::new(call_conv);
+            sig_read.params.extend([
+                AbiParam::new(ptr),
+                AbiParam::new(types::I32),
+                AbiParam::new(types::I32),
+            ]);
+            sig_read.returns.push(AbiParam::new(types::I32));
+            let mut sig_idu = Signature::new(call_conv);
+            sig_idu
+                .params
+                .extend([AbiParam::new(ptr), AbiParam::new(types::I32)]);
+            sig_idu.returns.push(AbiParam::new(types::I32));
+            let read_sig = b.import_signature(sig_read.clone());
+            let write_sig = b.import_signature(sig_read);
+            let idu_sig = b.import_signature(sig_idu);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let ctx = b.block_params(entry)[0];
+            let mut em = Emitter::new(b, ctx, ptr, bank, pc, read_sig, write_sig, idu_sig);
+            let n = insts.len();
+            for (i, inst) in insts.iter().enumerate() {
+                em.instruction(inst.op, i + 1 == n);
+            }
+            let last = insts[n - 1].op;
+            em.finish(run_role(last) == RunRole::Plain, config);
+        }
+        self.next_id += 1;
+        let name = format!("b{}", self.next_id);
+        let id = module
+            .declare_function(&name, Linkage::Local, &self.ctx.func.signature)
+            .ok()?;
+        let res = module.define_function(id, &mut self.ctx);
+        let bytes = self
+            .ctx
+            .compiled_code()
+            .map(|c| c.code_buffer().len())
+            .unwrap_or(0);
+        module.clear_context(&mut self.ctx);
+        res.ok()?;
+        module.finalize_definitions().ok()?;
+        Some((
+            module.get_finalized_function(id),
+            admit,
+            insts.len() as u32,
+            bytes,
+        ))
+    }
+}
+
+/// One instruction of a block.
+struct Inst {
+    op: u8,
+    /// Its M-cycles (exact for all but a block's last).
+    cycles: u32,
+}
+
+/// Whether the compiler takes the opcode `op` (the CB table entirely).
+fn supported(op: u8) -> bool {
+    !matches!(
+        op,
+        0x10 | 0x76
+            | 0xF3
+            | 0xFB
+            | 0xD9
+            | 0xD3
+            | 0xDB
+            | 0xDD
+            | 0xE3
+            | 0xE4
+            | 0xEB
+            | 0xEC
+            | 0xED
+            | 0xF4
+            | 0xFC
+            | 0xFD
+    )
+}
+
+/// The instructions of the block at `pc`: the run from there up to its
+/// last instruction (included), stopping before an opcode the compiler
+/// declines or one that would cross the bank's end.
+fn decode(bank: &[u8; 0x4000], pc: u16) -> Vec<Inst> {
+    let mut out = Vec::new();
+    let mut at = (pc & 0x3FFF) as usize;
+    while out.len() < MAX_INSTRUCTIONS {
+        let op = bank[at];
+        let len = instruction_length(op) as usize;
+        if at + len > 0x4000 || !supported(op) {
+            break;
+        }
+        let next = bank.get(at + 1).copied().unwrap_or(0);
+        let Some(cycles) = max_cycles(op, next) else {
+            break;
+        };
+        out.push(Inst {
+            op,
+            cycles: cycles as u32,
+        });
+        if run_role(op) != RunRole::Plain {
+            break;
+        }
+        at += len;
+    }
+    out
+}
+
+/// An address: known when compiled, or computed.
+#[derive(Clone, Copy)]
+enum Addr {
+    Const(u16),
+    Dyn(Value),
+}
+
+// Register indices (the order of `JitCtx::regs` is A F B C D E H L).
+const A: usize = 0;
+const B: usize = 1;
+const C: usize = 2;
+const D: usize = 3;
+const E: usize = 4;
+const H: usize = 5;
+const L: usize = 6;
+/// `JitCtx::regs` index of each register variable.
+const REG_SLOT: [i32; 7] = [0, 2, 3, 4, 5, 6, 7];
+
+/// The register of operand field `r` (0-7, 6 being (HL)).
+fn reg(r: u8) -> usize {
+    [B, C, D, E, H, L, usize::MAX, A][r as usize & 7]
+}
+
+struct Emitter<'a> {
+    b: FunctionBuilder<'a>,
+    ctx: Value,
+    ptr: types::Type,
+    bank: &'a [u8; 0x4000],
+    /// A B C D E H L.
+    r: [Variable; 7],
+    sp: Variable,
+    fz: Variable,
+    fn_: Variable,
+    fh: Variable,
+    fc: Variable,
+    /// The clock at the block's start, as moved by callbacks.
+    base: Variable,
+    ram: Variable,
+    /// A callback asked the run to end (after this instruction).
+    stop: Variable,
+    /// M-cycles from the block's start.
+    cyc: u32,
+    /// The next byte to fetch.
+    pc: u16,
+    /// The current instruction made a callback.
+    called: bool,
+    read_sig: SigRef,
+    write_sig: SigRef,
+    idu_sig: SigRef,
+}
+
+fn flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl<'a> Emitter<'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        mut b: FunctionBuilder<'a>,
+        ctx: Value,
+        ptr: types::Type,
+        bank: &'a [u8; 0x4000],
+        pc: u16,
+        read_sig: SigRef,
+        write_sig: SigRef,
+        idu_sig: SigRef,
+    ) -> Self {
+        let r = std::array::from_fn(|_| b.declare_var(types::I8));
+        let sp = b.declare_var(types::I16);
+        let [fz, fn_, fh, fc] = std::array::from_fn(|_| b.declare_var(types::I8));
+        let base = b.declare_var(types::I64);
+        let ram = b.declare_var(ptr);
+        let stop = b.declare_var(types::I8);
+        for (i, v) in r.iter().enumerate() {
+            let x = b
+                .ins()
+                .load(types::I8, flags(), ctx, off::REGS + REG_SLOT[i]);
+            b.def_var(*v, x);
+        }
+        let f = b.ins().load(types::I8, flags(), ctx, off::REGS + 1);
+        for (bit, v) in [(7, fz), (6, fn_), (5, fh), (4, fc)] {
+            let x = b.ins().ushr_imm_u(f, bit);
+            let x = b.ins().band_imm_u(x, 1);
+            b.def_var(v, x);
+        }
+        let x = b.ins().load(types::I16, flags(), ctx, off::SP);
+        b.def_var(sp, x);
+        let x = b.ins().load(types::I64, flags(), ctx, off::NOW);
+        b.def_var(base, x);
+        let x = b.ins().load(ptr, flags(), ctx, off::RAM);
+        b.def_var(ram, x);
+        let zero = b.ins().iconst(types::I8, 0);
+        b.def_var(stop, zero);
+        Emitter {
+            b,
+            ctx,
+            ptr,
+            bank,
+            r,
+            sp,
+            fz,
+            fn_,
+            fh,
+            fc,
+            base,
+            ram,
+            stop,
+            cyc: 0,
+            pc,
+            called: false,
+            read_sig,
+            write_sig,
+            idu_sig,
+        }
+    }
+
+    // ---- values ------------------------------------------------------
+
+    fn get(&mut self, r: usize) -> Value {
+        self.b.use_var(self.r[r])
+    }
+    fn set(&mut self, r: usize, v: Value) {
+        self.b.def_var(self.r[r], v);
+    }
+    fn c8(&mut self, v: u8) -> Value {
+        self.b.ins().iconst(types::I8, v as i64)
+    }
+    fn c16(&mut self, v: u16) -> Value {
+        self.b.ins().iconst(types::I16, v as i64)
+    }
+    fn pair(&mut self, hi: usize, lo: usize) -> Value {
+        let h = self.get(hi);
+        let l = self.get(lo);
+        let h = self.b.ins().uextend(types::I16, h);
+        let l = self.b.ins().uextend(types::I16, l);
+        let h = self.b.ins().ishl_imm_u(h, 8);
+        self.b.ins().bor(h, l)
+    }
+    fn set_pair(&mut self, hi: usize, lo: usize, v: Value) {
+        let h = self.b.ins().ushr_imm_u(v, 8);
+        let h = self.b.ins().ireduce(types::I8, h);
+        let l = self.b.ins().ireduce(types::I8, v);
+        self.set(hi, h);
+        self.set(lo, l);
+    }
+    /// BC, DE, HL or SP (`p` 0-3).
+    fn rr(&mut self, p: u8) -> Value {
+        match p & 3 {
+            0 => self.pair(B, C),
+            1 => self.pair(D, E),
+            2 => self.pair(H, L),
+            _ => self.b.use_var(self.sp),
+        }
+    }
+    fn set_rr(&mut self, p: u8, v: Value) {
+        match p & 3 {
+            0 => self.set_pair(B, C, v),
+            1 => self.set_pair(D, E, v),
+            2 => self.set_pair(H, L, v),
+            _ => self.b.def_var(self.sp, v),
+        }
+    }
+    fn set_flags(&mut self, z: Value, n: Value, h: Value, c: Value) {
+        self.b.def_var(self.fz, z);
+        self.b.def_var(self.fn_, n);
+        self.b.def_var(self.fh, h);
+        self.b.def_var(self.fc, c);
+    }
+    fn is_zero(&mut self, v: Value) -> Value {
+        self.b.ins().icmp_imm_u(IntCC::Equal, v, 0)
+    }
+
+    // ---- cycles and accesses -----------------------------------------
+
+    /// The next immediate byte (one M-cycle), known when compiled.
+    fn imm8(&mut self) -> u8 {
+        self.cyc += 1;
+        let v = self.bank[(self.pc & 0x3FFF) as usize];
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+    fn imm16(&mut self) -> u16 {
+        let lo = self.imm8();
+        let hi = self.imm8();
+        u16::from_le_bytes([lo, hi])
+    }
+    /// An internal M-cycle.
+    fn idle(&mut self) {
+        self.cyc += 1;
+    }
+    /// The clock at the current M-cycle's end.
+    fn clock(&mut self) -> Value {
+        let base = self.b.use_var(self.base);
+        self.b.ins().iadd_imm_s(base, 4 * self.cyc as i64)
+    }
+    fn addr32(&mut self, a: Value) -> Value {
+        self.b.ins().uextend(types::I32, a)
+    }
+
+    /// Store the clock, call `f` with `args` (after the context), take the
+    /// clock and RAM back, note a stop; returns the call's result (i32).
+    fn callback(&mut self, field: i32, sig: SigRef, args: &[Value]) -> Value {
+        self.called = true;
+        let now = self.clock();
+        self.b.ins().store(flags(), now, self.ctx, off::NOW);
+        let f = self.b.ins().load(self.ptr, flags(), self.ctx, field);
+        let mut all = vec![self.ctx];
+        all.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(sig, f, &all);
+        let r = self.b.inst_results(call)[0];
+        let now = self.b.ins().load(types::I64, flags(), self.ctx, off::NOW);
+        let base = self.b.ins().iadd_imm_s(now, -4 * self.cyc as i64);
+        self.b.def_var(self.base, base);
+        let ram = self.b.ins().load(self.ptr, flags(), self.ctx, off::RAM);
+        self.b.def_var(self.ram, ram);
+        r
+    }
+
+    fn note_stop(&mut self, s: Value) {
+        let s = self.b.ins().ireduce(types::I8, s);
+        let s = self.b.ins().band_imm_u(s, 1);
+        let old = self.b.use_var(self.stop);
+        let s = self.b.ins().bor(old, s);
+        self.b.def_var(self.stop, s);
+    }
+
+    /// The RAM block's byte at offset `i` (a pointer-sized value).
+    fn ram_at(&mut self, i: Value) -> Value {
+        let ram = self.b.use_var(self.ram);
+        self.b.ins().iadd(ram, i)
+    }
+
+    /// Read `addr` in a new M-cycle.
+    fn read(&mut self, addr: Addr, idu: bool) -> Value {
+        self.cyc += 1;
+        match addr {
+            Addr::Const(a) => match a {
+                0xC000..=0xFDFF => {
+                    let ram = self.b.use_var(self.ram);
+                    self.b
+                        .ins()
+                        .load(types::I8, flags(), ram, (a & 0x1FFF) as i32)
+                }
+                0xFF80..=0xFFFE => {
+                    let ram = self.b.use_var(self.ram);
+                    self.b
+                        .ins()
+                        .load(types::I8, flags(), ram, 0x2000 + (a - 0xFF80) as i32)
+                }
+                _ => {
+                    let a = self.b.ins().iconst(types::I32, a as i64);
+                    self.read_slow(a, idu)
+                }
+            },
+            Addr::Dyn(a) => {
+                let a = self.addr32(a);
+                let wram = self.b.create_block();
+                let other = self.b.create_block();
+                let hram = self.b.create_block();
+                let slow = self.b.create_block();
+                let done = self.b.create_block();
+                self.b.append_block_param(done, types::I8);
+                let i = self.b.ins().iadd_imm_s(a, -0xC000);
+                let in_wram = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, 0x3E00);
+                self.b.ins().brif(in_wram, wram, &[], other, &[]);
+                self.b.switch_to_block(wram);
+                let i = self.b.ins().band_imm_u(a, 0x1FFF);
+                let i = self.b.ins().uextend(self.ptr, i);
+                let p = self.ram_at(i);
+                let v = self.b.ins().load(types::I8, flags(), p, 0);
+                self.b.ins().jump(done, &[v.into()]);
+                self.b.switch_to_block(other);
+                let i = self.b.ins().iadd_imm_s(a, -0xFF80);
+                let in_hram = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, 0x7F);
+                self.b.ins().brif(in_hram, hram, &[], slow, &[]);
+                self.b.switch_to_block(hram);
+                let i = self.b.ins().uextend(self.ptr, i);
+                let p = self.ram_at(i);
+                let v = self.b.ins().load(types::I8, flags(), p, 0x2000);
+                self.b.ins().jump(done, &[v.into()]);
+                self.b.switch_to_block(slow);
+                let v = self.read_slow(a, idu);
+                self.b.ins().jump(done, &[v.into()]);
+                self.b.switch_to_block(done);
+                self.b.block_params(done)[0]
+            }
+        }
+    }
+
+    fn read_slow(&mut self, a: Value, idu: bool) -> Value {
+        let idu = self.b.ins().iconst(types::I32, idu as i64);
+        let r = self.callback(off::READ, self.read_sig, &[a, idu]);
+        let s = self.b.ins().ushr_imm_u(r, 8);
+        self.note_stop(s);
+        self.b.ins().ireduce(types::I8, r)
+    }
+
+    /// Write `v` to `addr` in a new M-cycle.
+    fn write(&mut self, addr: Addr, v: Value) {
+        self.cyc += 1;
+        match addr {
+            Addr::Const(a) => match a {
+                0xC000..=0xFDFF => {
+                    let ram = self.b.use_var(self.ram);
+                    self.b.ins().store(flags(), v, ram, (a & 0x1FFF) as i32);
+                }
+                0xFF80..=0xFFFE => {
+                    let ram = self.b.use_var(self.ram);
+                    self.b
+                        .ins()
+                        .store(flags(), v, ram, 0x2000 + (a - 0xFF80) as i32);
+                }
+                _ => {
+                    let a = self.b.ins().iconst(types::I32, a as i64);
+                    self.write_slow(a, v);
+                }
+            },
+            Addr::Dyn(a) => {
+                let a = self.addr32(a);
+                let wram = self.b.create_block();
+                let other = self.b.create_block();
+                let hram = self.b.create_block();
+                let slow = self.b.create_block();
+                let done = self.b.create_block();
+                let i = self.b.ins().iadd_imm_s(a, -0xC000);
+                let in_wram = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, 0x3E00);
+                self.b.ins().brif(in_wram, wram, &[], other, &[]);
+                self.b.switch_to_block(wram);
+                let i = self.b.ins().band_imm_u(a, 0x1FFF);
+                let i = self.b.ins().uextend(self.ptr, i);
+                let p = self.ram_at(i);
+                self.b.ins().store(flags(), v, p, 0);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(other);
+                let i = self.b.ins().iadd_imm_s(a, -0xFF80);
+                let in_hram = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, 0x7F);
+                self.b.ins().brif(in_hram, hram, &[], slow, &[]);
+                self.b.switch_to_block(hram);
+                let i = self.b.ins().uextend(self.ptr, i);
+                let p = self.ram_at(i);
+                self.b.ins().store(flags(), v, p, 0x2000);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(slow);
+                self.write_slow(a, v);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+            }
+        }
+    }
+
+    fn write_slow(&mut self, a: Value, v: Value) {
+        let v = self.b.ins().uextend(types::I32, v);
+        let r = self.callback(off::WRITE, self.write_sig, &[a, v]);
+        self.note_stop(r);
+    }
+
+    /// An IDU M-cycle with `addr` on the bus (the OAM bug's trigger).
+    fn idle_idu(&mut self, addr: Addr) {
+        self.cyc += 1;
+        match addr {
+            Addr::Const(a) if a >> 8 != 0xFE => {}
+            Addr::Const(a) => {
+                let a = self.b.ins().iconst(types::I32, a as i64);
+                let r = self.callback(off::IDU, self.idu_sig, &[a]);
+                self.note_stop(r);
+            }
+            Addr::Dyn(a) => {
+                let a = self.addr32(a);
+                let oam = self.b.create_block();
+                let done = self.b.create_block();
+                let hi = self.b.ins().ushr_imm_u(a, 8);
+                let is_oam = self.b.ins().icmp_imm_u(IntCC::Equal, hi, 0xFE);
+                self.b.ins().brif(is_oam, oam, &[], done, &[]);
+                self.b.switch_to_block(oam);
+                let r = self.callback(off::IDU, self.idu_sig, &[a]);
+                self.note_stop(r);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+            }
+        }
+    }
+
+    fn push16(&mut self, v: Value) {
+        let sp = self.b.use_var(self.sp);
+        self.idle_idu(Addr::Dyn(sp));
+        let sp = self.b.ins().iadd_imm_s(sp, -1);
+        let hi = self.b.ins().ushr_imm_u(v, 8);
+        let hi = self.b.ins().ireduce(types::I8, hi);
+        self.write(Addr::Dyn(sp), hi);
+        let sp = self.b.ins().iadd_imm_s(sp, -1);
+        let lo = self.b.ins().ireduce(types::I8, v);
+        self.write(Addr::Dyn(sp), lo);
+        self.b.def_var(self.sp, sp);
+    }
+
+    fn pop16(&mut self) -> Value {
+        let sp = self.b.use_var(self.sp);
+        let lo = self.read(Addr::Dyn(sp), true);
+        let sp = self.b.ins().iadd_imm_s(sp, 1);
+        let hi = self.read(Addr::Dyn(sp), false);
+        let sp = self.b.ins().iadd_imm_s(sp, 1);
+        self.b.def_var(self.sp, sp);
+        let lo = self.b.ins().uextend(types::I16, lo);
+        let hi = self.b.ins().uextend(types::I16, hi);
+        let hi = self.b.ins().ishl_imm_u(hi, 8);
+        self.b.ins().bor(hi, lo)
+    }
+
+    // ---- exits -------------------------------------------------------
+
+    /// Write the registers, PC and the clock `cyc` M-cycles after the
+    /// start back, and return.
+    fn exit(&mut self, pc: Value, cyc: u32) {
+        for (var, slot) in self.r.into_iter().zip(REG_SLOT) {
+            let v = self.b.use_var(var);
+            self.b.ins().store(flags(), v, self.ctx, off::REGS + slot);
+        }
+        let mut f = self.b.ins().iconst(types::I8, 0);
+        for (bit, v) in [(7, self.fz), (6, self.fn_), (5, self.fh), (4, self.fc)] {
+            let x = self.b.use_var(v);
+            let x = self.b.ins().ishl_imm_u(x, bit);
+            f = self.b.ins().bor(f, x);
+        }
+        self.b.ins().store(flags(), f, self.ctx, off::REGS + 1);
+        let sp = self.b.use_var(self.sp);
+        self.b.ins().store(flags(), sp, self.ctx, off::SP);
+        self.b.ins().store(flags(), pc, self.ctx, off::PC);
+        let base = self.b.use_var(self.base);
+        let now = self.b.ins().iadd_imm_s(base, 4 * cyc as i64);
+        self.b.ins().store(flags(), now, self.ctx, off::NOW);
+        self.b.ins().return_(&[]);
+    }
+
+    /// After an instruction that may have called back: leave if the run
+    /// must end.
+    fn stop_check(&mut self) {
+        if !self.called {
+            return;
+        }
+        let out = self.b.create_block();
+        let go_on = self.b.create_block();
+        let stop = self.b.use_var(self.stop);
+        self.b.ins().brif(stop, out, &[], go_on, &[]);
+        self.b.switch_to_block(out);
+        let pc = self.c16(self.pc);
+        self.exit(pc, self.cyc);
+        self.b.switch_to_block(go_on);
+    }
+
+    /// End the function; `fell_through`: its last instruction was no
+    /// branch, so the block exits after it.
+    fn finish(mut self, fell_through: bool, config: TargetFrontendConfig) {
+        if fell_through {
+            let pc = self.c16(self.pc);
+            self.exit(pc, self.cyc);
+        }
+        self.b.seal_all_blocks();
+        self.b.finalize(config);
+    }
+
+    /// A branch: exit taken (PC `target`) or not taken (fall through to the
+    /// next instruction). `cond` is an i8 0/1; `taken` emits the taken
+    /// path's extra cycles and accesses and returns its PC.
+    fn branch(&mut self, cond: Value, taken: impl FnOnce(&mut Self) -> Value) {
+        let yes = self.b.create_block();
+        let no = self.b.create_block();
+        self.b.ins().brif(cond, yes, &[], no, &[]);
+        let (cyc, pc) = (self.cyc, self.pc);
+        self.b.switch_to_block(yes);
+        let target = taken(self);
+        self.exit(target, self.cyc);
+        self.b.switch_to_block(no);
+        self.cyc = cyc;
+        let pc = self.c16(pc);
+        self.exit(pc, cyc);
+    }
+
+    fn cond(&mut self, cc: u8) -> Value {
+        let (flag, want) = match cc & 3 {
+            0 => (self.fz, 0),
+            1 => (self.fz, 1),
+            2 => (self.fc, 0),
+            _ => (self.fc, 1),
+        };
+        let f = self.b.use_var(flag);
+        if want == 1 {
+            f
+        } else {
+            self.b.ins().bxor_imm_u(f, 1)
+        }
+    }
+
+    // ---- ALU -----------------------------------------------------------
+
+    fn alu(&mut self, kind: u8, v: Value) {
+        let a = self.get(A);
+        let zero = self.c8(0);
+        let one = self.c8(1);
+        match kind & 7 {
+            0 | 1 => {
+                let cin = if kind & 7 == 1 {
+                    self.b.use_var(self.fc)
+                } else {
+                    zero
+                };
+                let a16 = self.b.ins().uextend(types::I16, a);
+                let v16 = self.b.ins().uextend(types::I16, v);
+                let c16 = self.b.ins().uextend(types::I16, cin);
+                let s = self.b.ins().iadd(a16, v16);
+                let s = self.b.ins().iadd(s, c16);
+                let r = self.b.ins().ireduce(types::I8, s);
+                let al = self.b.ins().band_imm_u(a, 0xF);
+                let vl = self.b.ins().band_imm_u(v, 0xF);
+                let hs = self.b.ins().iadd(al, vl);
+                let hs = self.b.ins().iadd(hs, cin);
+                let h = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, hs, 0xF);
+                let c = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, s, 0xFF);
+                let z = self.is_zero(r);
+                self.set_flags(z, zero, h, c);
+                self.set(A, r);
+            }
+            2 | 3 | 7 => {
+                let cin = if kind & 7 == 3 {
+                    self.b.use_var(self.fc)
+                } else {
+                    zero
+                };
+                let r = self.b.ins().isub(a, v);
+                let r = self.b.ins().isub(r, cin);
+                let al = self.b.ins().band_imm_u(a, 0xF);
+                let vl = self.b.ins().band_imm_u(v, 0xF);
+                let vl = self.b.ins().iadd(vl, cin);
+                let h = self.b.ins().icmp(IntCC::UnsignedLessThan, al, vl);
+                let a16 = self.b.ins().uextend(types::I16, a);
+                let v16 = self.b.ins().uextend(types::I16, v);
+                let c16 = self.b.ins().uextend(types::I16, cin);
+                let v16 = self.b.ins().iadd(v16, c16);
+                let c = self.b.ins().icmp(IntCC::UnsignedLessThan, a16, v16);
+                let z = self.is_zero(r);
+                self.set_flags(z, one, h, c);
+                if kind & 7 != 7 {
+                    self.set(A, r);
+                }
+            }
+            4 => {
+                let r = self.b.ins().band(a, v);
+                let z = self.is_zero(r);
+                self.set_flags(z, zero, one, zero);
+                self.set(A, r);
+            }
+            5 => {
+                let r = self.b.ins().bxor(a, v);
+                let z = self.is_zero(r);
+                self.set_flags(z, zero, zero, zero);
+                self.set(A, r);
+            }
+            _ => {
+                let r = self.b.ins().bor(a, v);
+                let z = self.is_zero(r);
+                self.set_flags(z, zero, zero, zero);
+                self.set(A, r);
+            }
+        }
+    }
+
+    fn inc8(&mut self, v: Value) -> Value {
+        let r = self.b.ins().iadd_imm_s(v, 1);
+        let lo = self.b.ins().band_imm_u(r, 0xF);
+        let h = self.is_zero(lo);
+        let z = self.is_zero(r);
+        let zero = self.c8(0);
+        self.b.def_var(self.fz, z);
+        self.b.def_var(self.fn_, zero);
+        self.b.def_var(self.fh, h);
+        r
+    }
+
+    fn dec8(&mut self, v: Value) -> Value {
+        let r = self.b.ins().iadd_imm_s(v, -1);
+        let lo = self.b.ins().band_imm_u(v, 0xF);
+        let h = self.is_zero(lo);
+        let z = self.is_zero(r);
+        let one = self.c8(1);
+        self.b.def_var(self.fz, z);
+        self.b.def_var(self.fn_, one);
+        self.b.def_var(self.fh, h);
+        r
+    }
+
+    /// The CB-table operation `op` on `v`; `None` for BIT (no result).
+    fn cb(&mut self, op: u8, v: Value) -> Option<Value> {
+        let zero = self.c8(0);
+        let n = (op >> 3) & 7;
+        match op >> 6 {
+            0 => {
+                let (r, c) = match n {
+                    0 => (self.b.ins().rotl_imm_u(v, 1), self.b.ins().ushr_imm_u(v, 7)),
+                    1 => (self.b.ins().rotr_imm_u(v, 1), self.b.ins().band_imm_u(v, 1)),
+                    2 => {
+                        let cin = self.b.use_var(self.fc);
+                        let s = self.b.ins().ishl_imm_u(v, 1);
+                        (self.b.ins().bor(s, cin), self.b.ins().ushr_imm_u(v, 7))
+                    }
+                    3 => {
+                        let cin = self.b.use_var(self.fc);
+                        let cin = self.b.ins().ishl_imm_u(cin, 7);
+                        let s = self.b.ins().ushr_imm_u(v, 1);
+                        (self.b.ins().bor(s, cin), self.b.ins().band_imm_u(v, 1))
+                    }
+                    4 => (self.b.ins().ishl_imm_u(v, 1), self.b.ins().ushr_imm_u(v, 7)),
+                    5 => (self.b.ins().sshr_imm_u(v, 1), self.b.ins().band_imm_u(v, 1)),
+                    6 => (self.b.ins().rotl_imm_u(v, 4), zero),
+                    _ => (self.b.ins().ushr_imm_u(v, 1), self.b.ins().band_imm_u(v, 1)),
+                };
+                let z = self.is_zero(r);
+                self.set_flags(z, zero, zero, c);
+                Some(r)
+            }
+            1 => {
+                let m = self.b.ins().band_imm_u(v, 1i64 << n);
+                let z = self.is_zero(m);
+                let one = self.c8(1);
+                self.b.def_var(self.fz, z);
+                self.b.def_var(self.fn_, zero);
+                self.b.def_var(self.fh, one);
+                None
+            }
+            2 => Some(self.b.ins().band_imm_u(v, !(1i64 << n) & 0xFF)),
+            _ => Some(self.b.ins().bor_imm_u(v, 1i64 << n)),
+        }
+    }
+
+    /// SP + the signed immediate `e`, setting H and C from the low byte.
+    fn sp_plus_e(&mut self, e: u8) -> Value {
+        let sp = self.b.use_var(self.sp);
+        let lo = self.b.ins().band_imm_u(sp, 0xF);
+        let hs = self.b.ins().iadd_imm_s(lo, (e & 0xF) as i64);
+        let h = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, hs, 0xF);
+        let lo = self.b.ins().band_imm_u(sp, 0xFF);
+        let cs = self.b.ins().iadd_imm_s(lo, e as i64);
+        let c = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, cs, 0xFF);
+        let zero = self.c8(0);
+        self.set_flags(zero, zero, h, c);
+        self.b.ins().iadd_imm_s(sp, e as i8 as i64)
+    }
+
+    // ---- instructions --------------------------------------------------
+
+    /// Emit the instruction at `self.pc` (its opcode `op`); `last`: the
+    /// block's last (a branch there exits).
+    fn instruction(&mut self, op: u8, last: bool) {
+        self.called = false;
+        // The opcode fetch.
+        self.cyc += 1;
+        self.pc = self.pc.wrapping_add(1);
+        let hl_op = |s: &mut Self| s.pair(H, L);
+        match op {
+            0x00 => {}
+            0x01 | 0x11 | 0x21 | 0x31 => {
+                let v = self.imm16();
+                let v = self.c16(v);
+                self.set_rr(op >> 4, v);
+            }
+            0x02 | 0x12 => {
+                let a = self.rr(op >> 4);
+                let v = self.get(A);
+                self.write(Addr::Dyn(a), v);
+            }
+            0x0A | 0x1A => {
+                let a = self.rr(op >> 4);
+                let v = self.read(Addr::Dyn(a), false);
+                self.set(A, v);
+            }
+            0x22 | 0x32 => {
+                let hl = hl_op(self);
+                let v = self.get(A);
+                self.write(Addr::Dyn(hl), v);
+                let d = if op == 0x22 { 1 } else { -1 };
+                let hl = self.b.ins().iadd_imm_s(hl, d);
+                self.set_pair(H, L, hl);
+            }
+            0x2A | 0x3A => {
+                let hl = hl_op(self);
+                let v = self.read(Addr::Dyn(hl), true);
+                self.set(A, v);
+                let d = if op == 0x2A { 1 } else { -1 };
+                let hl = self.b.ins().iadd_imm_s(hl, d);
+                self.set_pair(H, L, hl);
+            }
+            0x03 | 0x13 | 0x23 | 0x33 | 0x0B | 0x1B | 0x2B | 0x3B => {
+                let v = self.rr(op >> 4);
+                self.idle_idu(Addr::Dyn(v));
+                let d = if op & 8 == 0 { 1 } else { -1 };
+                let v = self.b.ins().iadd_imm_s(v, d);
+                self.set_rr(op >> 4, v);
+            }
+            0x34 | 0x35 => {
+                let hl = hl_op(self);
+                let v = self.read(Addr::Dyn(hl), false);
+                let r = if op == 0x34 {
+                    self.inc8(v)
+                } else {
+                    self.dec8(v)
+                };
+                self.write(Addr::Dyn(hl), r);
+            }
+            0x36 => {
+                let n = self.imm8();
+                let hl = hl_op(self);
+                let v = self.c8(n);
+                self.write(Addr::Dyn(hl), v);
+            }
+            0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x3C => {
+                let r = reg(op >> 3);
+                let v = self.get(r);
+                let v = self.inc8(v);
+                self.set(r, v);
+            }
+            0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x3D => {
+                let r = reg(op >> 3);
+                let v = self.get(r);
+                let v = self.dec8(v);
+                self.set(r, v);
+            }
+            0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => {
+                let n = self.imm8();
+                let v = self.c8(n);
+                self.set(reg(op >> 3), v);
+            }
+            0x07 | 0x0F | 0x17 | 0x1F => {
+                let a = self.get(A);
+                let r = self.cb(op >> 3 << 3, a).unwrap_or(a);
+                // Unlike the CB rotates, Z is always cleared.
+                let zero = self.c8(0);
+                self.b.def_var(self.fz, zero);
+                self.set(A, r);
+            }
+            0x08 => {
+                let a = self.imm16();
+                let sp = self.b.use_var(self.sp);
+                let lo = self.b.ins().ireduce(types::I8, sp);
+                let hi = self.b.ins().ushr_imm_u(sp, 8);
+                let hi = self.b.ins().ireduce(types::I8, hi);
+                self.write(Addr::Const(a), lo);
+                self.write(Addr::Const(a.wrapping_add(1)), hi);
+            }
+            0x09 | 0x19 | 0x29 | 0x39 => {
+                self.idle();
+                let v = self.rr(op >> 4);
+                let hl = hl_op(self);
+                let r = self.b.ins().iadd(hl, v);
+                let hl12 = self.b.ins().band_imm_u(hl, 0xFFF);
+                let v12 = self.b.ins().band_imm_u(v, 0xFFF);
+                let s12 = self.b.ins().iadd(hl12, v12);
+                let h = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedGreaterThan, s12, 0xFFF);
+                let c = self.b.ins().icmp(IntCC::UnsignedLessThan, r, hl);
+                let zero = self.c8(0);
+                self.b.def_var(self.fn_, zero);
+                self.b.def_var(self.fh, h);
+                self.b.def_var(self.fc, c);
+                self.set_pair(H, L, r);
+            }
+            0x27 => {
+                let a = self.get(A);
+                let fc = self.b.use_var(self.fc);
+                let fh = self.b.use_var(self.fh);
+                let fnn = self.b.use_var(self.fn_);
+                // N = 0.
+                let big = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, a, 0x99);
+                let carry_add = self.b.ins().bor(fc, big);
+                let a60 = self.b.ins().iadd_imm_s(a, 0x60);
+                let a1 = self.b.ins().select(carry_add, a60, a);
+                let lo = self.b.ins().band_imm_u(a1, 0xF);
+                let lo_big = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, lo, 9);
+                let adj = self.b.ins().bor(fh, lo_big);
+                let a16 = self.b.ins().iadd_imm_s(a1, 6);
+                let add = self.b.ins().select(adj, a16, a1);
+                // N = 1.
+                let s60 = self.b.ins().iadd_imm_s(a, -0x60);
+                let s1 = self.b.ins().select(fc, s60, a);
+                let s6 = self.b.ins().iadd_imm_s(s1, -6);
+                let sub = self.b.ins().select(fh, s6, s1);
+                let r = self.b.ins().select(fnn, sub, add);
+                let c = self.b.ins().select(fnn, fc, carry_add);
+                let z = self.is_zero(r);
+                let zero = self.c8(0);
+                self.b.def_var(self.fz, z);
+                self.b.def_var(self.fh, zero);
+                self.b.def_var(self.fc, c);
+                self.set(A, r);
+            }
+            0x2F => {
+                let a = self.get(A);
+                let r = self.b.ins().bnot(a);
+                self.set(A, r);
+                let one = self.c8(1);
+                self.b.def_var(self.fn_, one);
+                self.b.def_var(self.fh, one);
+            }
+            0x37 | 0x3F => {
+                let zero = self.c8(0);
+                let c = if op == 0x37 {
+                    self.c8(1)
+                } else {
+                    let c = self.b.use_var(self.fc);
+                    self.b.ins().bxor_imm_u(c, 1)
+                };
+                self.b.def_var(self.fn_, zero);
+                self.b.def_var(self.fh, zero);
+                self.b.def_var(self.fc, c);
+            }
+            0x40..=0x7F => {
+                let (dst, src) = ((op >> 3) & 7, op & 7);
+                let v = if src == 6 {
+                    let hl = hl_op(self);
+                    self.read(Addr::Dyn(hl), false)
+                } else {
+                    self.get(reg(src))
+                };
+                if dst == 6 {
+                    let hl = hl_op(self);
+                    self.write(Addr::Dyn(hl), v);
+                } else {
+                    self.set(reg(dst), v);
+                }
+            }
+            0x80..=0xBF => {
+                let src = op & 7;
+                let v = if src == 6 {
+                    let hl = hl_op(self);
+                    self.read(Addr::Dyn(hl), false)
+                } else {
+                    self.get(reg(src))
+                };
+                self.alu(op >> 3, v);
+            }
+            0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
+                let n = self.imm8();
+                let v = self.c8(n);
+                self.alu(op >> 3, v);
+            }
+            0xC1 | 0xD1 | 0xE1 => {
+                let v = self.pop16();
+                self.set_rr((op >> 4) & 3, v);
+            }
+            0xF1 => {
+                let v = self.pop16();
+                let hi = self.b.ins().ushr_imm_u(v, 8);
+                let hi = self.b.ins().ireduce(types::I8, hi);
+                self.set(A, hi);
+                let lo = self.b.ins().ireduce(types::I8, v);
+                for (bit, var) in [(7, self.fz), (6, self.fn_), (5, self.fh), (4, self.fc)] {
+                    let x = self.b.ins().ushr_imm_u(lo, bit);
+                    let x = self.b.ins().band_imm_u(x, 1);
+                    self.b.def_var(var, x);
+                }
+            }
+            0xC5 | 0xD5 | 0xE5 => {
+                let v = self.rr((op >> 4) & 3);
+                self.push16(v);
+            }
+            0xF5 => {
+                let a = self.get(A);
+                let a = self.b.ins().uextend(types::I16, a);
+                let a = self.b.ins().ishl_imm_u(a, 8);
+                let mut f = self.b.ins().iconst(types::I16, 0);
+                for (bit, var) in [(7, self.fz), (6, self.fn_), (5, self.fh), (4, self.fc)] {
+                    let x = self.b.use_var(var);
+                    let x = self.b.ins().uextend(types::I16, x);
+                    let x = self.b.ins().ishl_imm_u(x, bit);
+                    f = self.b.ins().bor(f, x);
+                }
+                let v = self.b.ins().bor(a, f);
+                self.push16(v);
+            }
+            0xCB => {
+                let op2 = self.imm8();
+                let r = op2 & 7;
+                if r == 6 {
+                    let hl = hl_op(self);
+                    let v = self.read(Addr::Dyn(hl), false);
+                    if let Some(res) = self.cb(op2, v) {
+                        self.write(Addr::Dyn(hl), res);
+                    }
+                } else {
+                    let v = self.get(reg(r));
+                    if let Some(res) = self.cb(op2, v) {
+                        self.set(reg(r), res);
+                    }
+                }
+            }
+            0xE0 => {
+                let n = self.imm8();
+                let v = self.get(A);
+                self.write(Addr::Const(0xFF00 | n as u16), v);
+            }
+            0xF0 => {
+                let n = self.imm8();
+                let v = self.read(Addr::Const(0xFF00 | n as u16), false);
+                self.set(A, v);
+            }
+            0xE2 | 0xF2 => {
+                let c = self.get(C);
+                let c = self.b.ins().uextend(types::I16, c);
+                let a = self.b.ins().bor_imm_u(c, 0xFF00);
+                if op == 0xE2 {
+                    let v = self.get(A);
+                    self.write(Addr::Dyn(a), v);
+                } else {
+                    let v = self.read(Addr::Dyn(a), false);
+                    self.set(A, v);
+                }
+            }
+            0xE8 => {
+                let e = self.imm8();
+                let v = self.sp_plus_e(e);
+                self.b.def_var(self.sp, v);
+                self.idle();
+                self.idle();
+            }
+            0xF8 => {
+                let e = self.imm8();
+                let v = self.sp_plus_e(e);
+                self.idle();
+                self.set_pair(H, L, v);
+            }
+            0xF9 => {
+                self.idle();
+                let hl = hl_op(self);
+                self.b.def_var(self.sp, hl);
+            }
+            0xEA => {
+                let a = self.imm16();
+                let v = self.get(A);
+                self.write(Addr::Const(a), v);
+            }
+            0xFA => {
+                let a = self.imm16();
+                let v = self.read(Addr::Const(a), false);
+                self.set(A, v);
+            }
+            // ---- the block's last instruction: control flow ----
+            0x18 | 0x20 | 0x28 | 0x30 | 0x38 => {
+                let e = self.imm8() as i8;
+                let target = self.pc.wrapping_add(e as i16 as u16);
+                let taken = move |s: &mut Self| {
+                    s.idle();
+                    s.c16(target)
+                };
+                if op == 0x18 {
+                    let t = taken(self);
+                    self.exit(t, self.cyc);
+                } else {
+                    let c = self.cond(op >> 3);
+                    self.branch(c, taken);
+                }
+            }
+            0xC3 | 0xC2 | 0xCA | 0xD2 | 0xDA => {
+                let target = self.imm16();
+                let taken = move |s: &mut Self| {
+                    s.idle();
+                    s.c16(target)
+                };
+                if op == 0xC3 {
+                    let t = taken(self);
+                    self.exit(t, self.cyc);
+                } else {
+                    let c = self.cond(op >> 3);
+                    self.branch(c, taken);
+                }
+            }
+            0xE9 => {
+                let hl = hl_op(self);
+                self.exit(hl, self.cyc);
+            }
+            0xCD | 0xC4 | 0xCC | 0xD4 | 0xDC => {
+                let target = self.imm16();
+                let ret = self.pc;
+                let taken = move |s: &mut Self| {
+                    let r = s.c16(ret);
+                    s.push16(r);
+                    s.c16(target)
+                };
+                if op == 0xCD {
+                    let t = taken(self);
+                    self.exit(t, self.cyc);
+                } else {
+                    let c = self.cond(op >> 3);
+                    self.branch(c, taken);
+                }
+            }
+            0xC9 => {
+                let pc = self.pop16();
+                self.idle();
+                self.exit(pc, self.cyc);
+            }
+            0xC0 | 0xC8 | 0xD0 | 0xD8 => {
+                self.idle();
+                let c = self.cond(op >> 3);
+                self.branch(c, |s| {
+                    let pc = s.pop16();
+                    s.idle();
+                    pc
+                });
+            }
+            0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
+                let r = self.c16(self.pc);
+                self.push16(r);
+                let t = self.c16((op & 0x38) as u16);
+                self.exit(t, self.cyc);
+            }
+            _ => unreachable!("declined opcode {op:#04x} in a block"),
+        }
+        if !last {
+            self.stop_check();
+        }
+    }
+}
