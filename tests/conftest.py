@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import importlib.metadata
 import os
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import emurust
+from emurust._pyboy_adapter import PYBOY_VERSION
 from emurust.tools.asm.program import serial_rom
 
 BLARGG_SPECIAL = Path("blargg") / "cpu_instrs" / "individual" / "01-special.gb"
@@ -33,6 +35,18 @@ def pytest_runtest_makereport(
             report.outcome = "failed"
             report.longrepr = f"EMURUST_REQUIRE_ROMS=1, but the test skipped: {reason}"
     return report
+
+
+@pytest.fixture(scope="session")
+def pyboy_available() -> None:
+    """Skips unless PyBoy :data:`~emurust._pyboy_adapter.PYBOY_VERSION` is installed (the
+    lockstep harness reads its private ``_cycles()`` and relies on its timing)."""
+    try:
+        version = importlib.metadata.version("pyboy")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip(f"PyBoy is not installed (pip install pyboy=={PYBOY_VERSION})")
+    if version != PYBOY_VERSION:
+        pytest.skip(f"needs PyBoy {PYBOY_VERSION} (private _cycles() and timing), found {version}")
 
 
 @pytest.fixture(scope="session")

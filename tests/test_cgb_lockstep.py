@@ -12,13 +12,11 @@ registers and the CPU at every PyBoy frame end.
 
 from __future__ import annotations
 
-import importlib.metadata
 from pathlib import Path
 
 import pytest
 
 import emurust
-from emurust._pyboy_adapter import PYBOY_VERSION
 from emurust.tools.asm import assemble
 from emurust.verify import lockstep
 
@@ -26,16 +24,6 @@ PROGRAM = Path(__file__).parent / "data" / "cgb_lockstep.asm"
 FRAMES = 1000
 # PyBoy runs its own CGB boot ROM and the program's set-up; emurust starts from its state.
 START = 120
-
-
-@pytest.fixture(scope="module")
-def pyboy_available() -> None:
-    try:
-        version = importlib.metadata.version("pyboy")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip(f"PyBoy is not installed (pip install pyboy=={PYBOY_VERSION})")
-    if version != PYBOY_VERSION:
-        pytest.skip(f"needs PyBoy {PYBOY_VERSION} (private _cycles() and timing), found {version}")
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -33,14 +32,7 @@ DAA_RESULT = 0xC101
 TRIGGER_FRAME = 20  # the program frame (VBlank count) that runs the fault section
 
 
-@pytest.fixture(scope="module", autouse=True)
-def pyboy_available() -> None:
-    try:
-        version = importlib.metadata.version("pyboy")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip(f"PyBoy is not installed (pip install pyboy=={pyboy_adapter.PYBOY_VERSION})")
-    if version != pyboy_adapter.PYBOY_VERSION:
-        pytest.skip(f"needs PyBoy {pyboy_adapter.PYBOY_VERSION}, found {version}")
+pytestmark = pytest.mark.usefixtures("pyboy_available")
 
 
 def program() -> tuple[bytes, int, int]:

@@ -108,16 +108,6 @@ def report(result: lockstep.LockstepResult) -> str:
     return "\n".join(lines)
 
 
-@pytest.fixture(scope="module")
-def pyboy_available() -> None:
-    try:
-        version = importlib.metadata.version("pyboy")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip(f"PyBoy is not installed (pip install pyboy=={PYBOY_VERSION})")
-    if version != PYBOY_VERSION:
-        pytest.skip(f"needs PyBoy {PYBOY_VERSION} (private _cycles() and timing), found {version}")
-
-
 def _game_path(shared_roms: Path, game: Game) -> Path:
     path = shared_roms / game.path
     if not path.is_file():
@@ -294,17 +284,24 @@ def test_ucity_cgb_in_step_with_pyboy(shared_roms: Path) -> None:
     assert dead_stack < FRAMES // 20, dead_stack
 
 
-@pytest.mark.usefixtures("pyboy_available", "hang_guard")
-def test_ucity_cgb_lockstep_harness_proves_line_153(shared_roms: Path) -> None:
-    # µCity waits for a line with ld a,($ff00+c) (C = $44), cp b, ret z, jr: at PyBoy's
-    # frame ends of frames 2 and 3 PyBoy has read LY = 153 where emurust read 0.
+def _ucity_harness(shared_roms: Path, frames: int) -> lockstep.LockstepResult:
+    """The lockstep harness on µCity from PyBoy's CGB state at its frame UCITY_START,
+    resynchronizing after each divergence; skips without the ROM."""
     rom = shared_roms / UCITY
     if not rom.is_file():
         pytest.skip(f"{rom} not found")
     result = lockstep.run_lockstep(
-        rom, frames=5, seed=SEED, resync=True, max_failures=2, cgb_from_frame=UCITY_START
+        rom, frames=frames, seed=SEED, resync=True, max_failures=2, cgb_from_frame=UCITY_START
     )
-    assert result.frames_run == 5, report(result)
+    assert result.frames_run == frames, report(result)
+    return result
+
+
+@pytest.mark.usefixtures("pyboy_available", "hang_guard")
+def test_ucity_cgb_lockstep_harness_proves_line_153(shared_roms: Path) -> None:
+    # µCity waits for a line with ld a,($ff00+c) (C = $44), cp b, ret z, jr: at PyBoy's
+    # frame ends of frames 2 and 3 PyBoy has read LY = 153 where emurust read 0.
+    result = _ucity_harness(shared_roms, frames=5)
     assert not result.failures, report(result)
     assert [(r.frame, r.name) for r in result.resyncs] == [
         (2, "pyboy-line-153-ly-terminal"),
@@ -324,11 +321,5 @@ def test_ucity_cgb_lockstep_harness_proves_line_153(shared_roms: Path) -> None:
 )
 @pytest.mark.usefixtures("pyboy_available", "hang_guard")
 def test_ucity_cgb_lockstep_harness(shared_roms: Path) -> None:
-    rom = shared_roms / UCITY
-    if not rom.is_file():
-        pytest.skip(f"{rom} not found")
-    result = lockstep.run_lockstep(
-        rom, frames=8, seed=SEED, resync=True, max_failures=2, cgb_from_frame=UCITY_START
-    )
-    assert result.frames_run == 8, report(result)
+    result = _ucity_harness(shared_roms, frames=8)
     assert_every_divergence_proven(result)
