@@ -664,6 +664,18 @@ impl<'a> Emitter<'a> {
         self.exit(pc, cyc);
     }
 
+    /// A jump, call or relative jump: always `taken` when `always`, else
+    /// on the condition in bits 3-4 of `op` ([`Self::branch`]).
+    fn jump(&mut self, always: bool, op: u8, taken: impl FnOnce(&mut Self) -> Value) {
+        if always {
+            let t = taken(self);
+            self.exit(t, self.cyc);
+        } else {
+            let c = self.cond(op >> 3);
+            self.branch(c, taken);
+        }
+    }
+
     fn cond(&mut self, cc: u8) -> Value {
         let (flag, want) = match cc & 3 {
             0 => (self.fz, 0),
@@ -1142,13 +1154,7 @@ impl<'a> Emitter<'a> {
                     s.idle();
                     s.c16(target)
                 };
-                if op == 0x18 {
-                    let t = taken(self);
-                    self.exit(t, self.cyc);
-                } else {
-                    let c = self.cond(op >> 3);
-                    self.branch(c, taken);
-                }
+                self.jump(op == 0x18, op, taken);
             }
             0xC3 | 0xC2 | 0xCA | 0xD2 | 0xDA => {
                 let target = self.imm16();
@@ -1156,13 +1162,7 @@ impl<'a> Emitter<'a> {
                     s.idle();
                     s.c16(target)
                 };
-                if op == 0xC3 {
-                    let t = taken(self);
-                    self.exit(t, self.cyc);
-                } else {
-                    let c = self.cond(op >> 3);
-                    self.branch(c, taken);
-                }
+                self.jump(op == 0xC3, op, taken);
             }
             0xE9 => {
                 let hl = hl_op(self);
@@ -1176,13 +1176,7 @@ impl<'a> Emitter<'a> {
                     s.push16(r);
                     s.c16(target)
                 };
-                if op == 0xCD {
-                    let t = taken(self);
-                    self.exit(t, self.cyc);
-                } else {
-                    let c = self.cond(op >> 3);
-                    self.branch(c, taken);
-                }
+                self.jump(op == 0xCD, op, taken);
             }
             0xC9 => {
                 let pc = self.pop16();
