@@ -99,6 +99,20 @@ def check_ids(env_ids: npt.ArrayLike, num_envs: int) -> Ids:
     return ids
 
 
+def reset_ids(options: dict[str, Any] | None, all_ids: Ids, num_envs: int) -> Ids:
+    """The envs a vector env's ``reset(options=...)`` resets: those of
+    ``options["reset_mask"]`` (a bool array of shape ``(num_envs,)``), else ``all_ids``;
+    InvalidArgumentError for another mask."""
+    if not options or "reset_mask" not in options:
+        return all_ids
+    mask = np.asarray(options["reset_mask"])
+    if mask.shape != (num_envs,) or mask.dtype != np.bool_:
+        raise InvalidArgumentError(
+            f"reset_mask must be a bool array of shape ({num_envs},), got {mask.dtype} {mask.shape}"
+        )
+    return np.flatnonzero(mask)
+
+
 class EnvBatch:
     """``num_envs`` envs of ``spec`` on ``engine`` (see the module documentation)."""
 

@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
-from emurust.envs._batch import EnvBatch
+from emurust.envs._batch import EnvBatch, reset_ids
 from emurust.envs._engine import Bools, Engine, Obs, compose_obs, convert_shades, make_engine
 from emurust.envs._stepper import AsyncStepper
 from emurust.games import GameSpec, get
@@ -273,15 +273,7 @@ class GameBoyVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self._check_open("reset")
         self._async.require_idle("reset")
         batch = self._batch
-        ids = batch.all_ids
-        if options and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"])
-            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise InvalidArgumentError(
-                    f"reset_mask must be a bool array of shape ({self.num_envs},), got "
-                    f"{mask.dtype} {mask.shape}"
-                )
-            ids = np.flatnonzero(mask)
+        ids = reset_ids(options, batch.all_ids, self.num_envs)
         batch.seed(seed, ids)
         batch.reset(ids)
         if len(ids) == self.num_envs:

@@ -43,7 +43,7 @@ except ImportError as e:  # ray is an optional dependency
 
 from emurust._core import InvalidArgumentError, Snapshot
 from emurust._gameboy import RomSource
-from emurust.envs._batch import EnvBatch, check_actions, check_ids
+from emurust.envs._batch import EnvBatch, check_actions, check_ids, reset_ids
 from emurust.envs._engine import (
     Bools,
     Bytes,
@@ -551,15 +551,7 @@ class RayVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         every env's observation. ``seed`` (an int) seeds env ``i`` with ``seed + i``; a
         sequence gives each (reset) env its own."""
         self._require_idle("reset")
-        ids = self._all
-        if options and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"])
-            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise InvalidArgumentError(
-                    f"reset_mask must be a bool array of shape ({self.num_envs},), got "
-                    f"{mask.dtype} {mask.shape}"
-                )
-            ids = np.flatnonzero(mask)
+        ids = reset_ids(options, self._all, self.num_envs)
         results = self._get(self._reset_refs(seed, ids), list(range(self.num_actors)))
         m = self.envs_per_actor
         chunk = self._merge(
