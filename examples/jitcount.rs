@@ -5,7 +5,11 @@
 //!
 //! `cargo run --release --features jit --example jitcount -- ROM WARM FRAMES [--no-jit] [--again] [--split]`
 //!
-//! `--no-jit` runs the same build's interpreter alone; `--split` instead
+//! `--again [--last N]`: the FRAMES twice from the same state (compiling
+//! what they run), then N (default FRAMES) from it again, the pass timed.
+//! `--state FILE` starts from a save state of the same ROM (after WARM
+//! frames; the model follows the header, as `Model::auto`). `--no-jit`
+//! runs the same build's interpreter alone; `--split` instead
 //! counts the emulated instructions of the FRAMES by where their code lies
 //! (ROM, work RAM, HRAM), from the trace (the reference path: slow).
 use emurust::cpu::StepKind;
@@ -19,10 +23,18 @@ fn main() {
     let rom = std::fs::read(&args[1]).expect("read ROM");
     let warm: u64 = args[2].parse().expect("WARM");
     let frames: u64 = args[3].parse().expect("FRAMES");
-    let mut gb = emurust::GameBoy::new(&rom, None).expect("load ROM");
+    let model = emurust::Model::auto(&rom);
+    let mut gb = emurust::GameBoy::with_model(&rom, None, model).expect("load ROM");
+    let state = args
+        .iter()
+        .position(|a| a == "--state")
+        .map(|i| std::fs::read(&args[i + 1]).expect("read state"));
     #[cfg(feature = "jit")]
     gb.set_jit(!args.iter().any(|a| a == "--no-jit"));
     gb.run_frames(warm, false);
+    if let Some(state) = &state {
+        gb.load_state(state).expect("load state");
+    }
     if args.iter().any(|a| a == "--split") {
         // One frame is at most 17,556 M-cycles: the ring holds all its steps.
         let (mut rom_i, mut wram, mut hram, mut other) = (0u64, 0u64, 0u64, 0u64);
@@ -54,17 +66,34 @@ fn main() {
         return;
     }
     if args.iter().any(|a| a == "--again") {
-        // The FRAMES once to compile their blocks, then again from the same
-        // state: counted with and without `--again`, the difference is the
-        // FRAMES on code compiled before.
+        // The FRAMES to compile their blocks, then again from the same
+        // state: the last pass runs on code compiled before.
         let state = gb.save_state();
-        gb.run_frames(frames, false);
-        gb.load_state(&state).expect("load state");
+        // Twice: code in work RAM compiled on the first pass may meet other
+        // bytes at the same addresses on the second (a test ROM's
+        // sub-tests), which it then compiles too.
+        for _ in 0..2 {
+            gb.run_frames(frames, false);
+            gb.load_state(&state).expect("load state");
+        }
         #[cfg(feature = "jit")]
         gb.set_jit(!args.iter().any(|a| a == "--no-jit"));
     }
+    // `--last N`: the last pass runs N frames (with `--again`, counted
+    // with N and with 0 under valgrind, the difference is N frames on code
+    // compiled before, exactly).
+    let frames = args
+        .iter()
+        .position(|a| a == "--last")
+        .map_or(frames, |i| args[i + 1].parse().expect("--last N"));
+    let t = std::time::Instant::now();
     gb.run_frames(frames, false);
+    let secs = t.elapsed().as_secs_f64();
     println!("cycles {} regs {:?}", gb.cycles(), gb.registers());
+    println!(
+        "last pass: {frames} frames in {secs:.4} s ({:.0} frames/s)",
+        frames as f64 / secs
+    );
     #[cfg(feature = "jit")]
     if let Some(s) = gb.jit_stats() {
         println!("{s:?}");

@@ -1,39 +1,55 @@
-//! Issue 41's prototype (feature `jit`): straight runs of ROM code compiled
-//! to host code with Cranelift, once per ROM, shared by every machine that
-//! runs it.
+//! Issue 41 (feature `jit`): the code the run engine runs, compiled to host
+//! code with Cranelift once per ROM and shared by every machine that runs
+//! it.
 //!
-//! The unit is the straight run of `cpu/run_table.rs`, cut where the compiler
-//! declines an instruction: a *block* starts at a ROM offset and holds the
-//! instructions of the run starting there (at most its last, a jump, call,
-//! restart or return, which sets PC), up to the first one the compiler does
-//! not take (STOP, HALT, DI, EI, RETI, the undefined opcodes; the
-//! interpreter runs those). Its length in M-cycles before its last
-//! instruction is known when it is compiled, so the fast bus admits it, as
-//! it admits an interpreted run, only when that last instruction starts
-//! before the run horizon (the next event less the longest instruction): no
-//! event can fall inside it, and the block runs with no clock check at all
-//! (`Bus::rom_runs`, `bus/jit.rs`).
+//! **Units.** A function is compiled from a *region*: the straight run of
+//! `cpu/run_table.rs` starting at the entry (cut where the compiler
+//! declines an instruction: STOP, HALT, DI, EI, RETI, the undefined
+//! opcodes, which the interpreter runs), and the runs its constant jumps,
+//! calls and restarts reach in the same bank, up to 8 runs
+//! (`compile::region`). A jump between two runs of the region stays in the
+//! function after the check the engine makes between runs (the next run's
+//! last instruction starts before the horizon); any other leaves it. Each
+//! run's length in M-cycles before its last instruction is known when
+//! compiled, so no event can fall inside a run, and runs have no clock
+//! check inside.
 //!
-//! A block is one host function `extern "C" fn(*mut JitCtx)`. [`JitCtx`]
-//! holds the registers and the clock; accesses the compiler classifies at
-//! compile time or with a range check at run time as work RAM (and its echo)
+//! **Chaining.** A function that leaves to a PC in ROM looks the next
+//! function up in the slot table itself and returns it (`run_block` calls
+//! it) when the engine would have run it too: compiled already, not a poll
+//! or idle loop's start (whose turns the engine skips), admitted before
+//! the horizon, in a bank mapped where it usually is ([`Chain`]). A
+//! function that called back and was told the run ends never chains.
+//!
+//! **Code in work RAM** (Blargg's tests run there) is compiled the same
+//! way, keyed by address, and each function keeps the bytes it was compiled
+//! from: the engine runs it only while work RAM still holds them
+//! ([`JitCode::wram_block`]; up to 8 versions per address, at most
+//! [`WRAM_TRIES`] compiles per address, then the interpreter). A write into
+//! the function's own code ends it after the instruction; a run whose code
+//! was seen to change is kept out of other regions.
+//!
+//! [`JitCtx`] holds the registers and the clock; accesses the compiler
+//! classifies at compile time or with a range check at run time as work RAM
+//! (and its echo; bank 2-7 of a CGB at 0xD000 excepted, `JitCtx::wram_len`)
 //! or HRAM go straight to the RAM block through a raw pointer; every other
 //! access (ROM data, VRAM, OAM, I/O, cartridge RAM and MBC writes, the OAM
-//! bug's IDU cycles) calls back into the bus ([`JitHost`]) with the clock of
-//! its M-cycle (the block's start plus the access's M-cycle offset), so I/O
-//! timing is the interpreter's. When a callback ends the run (a slow write,
-//! a read that raised an interrupt request: `Bus::slow`), the block returns
-//! after the instruction, as the interpreter's run does.
+//! bug's IDU cycles, a CGB's upper work RAM banks) calls back into the bus
+//! ([`JitHost`]) with the clock of its M-cycle, so I/O timing is the
+//! interpreter's. When a callback ends the run (a slow write, a read that
+//! raised an interrupt request: `Bus::slow`), the function returns after
+//! the instruction, as the interpreter's run does.
 //!
-//! Flags are four SSA values (Z, N, H, C); F is built only where the block
-//! exits, so Cranelift's dead-code elimination drops every flag computation
-//! that no later instruction or exit reads.
+//! Flags are four SSA values (Z, N, H, C); F is built only at the exit, so
+//! Cranelift drops every flag computation that no later instruction or the
+//! exit reads. All exits share one exit block.
 //!
 //! The code lives in [`JitCode`], one per ROM inside `Code` (an `Arc`
-//! shared by machines and threads): one atomic slot per ROM byte, filled
-//! once (lazily, on the first admission of a run there) with the block's
-//! entry or a "declined" mark. The hot path is one atomic load; compiling
-//! takes a mutex around the Cranelift module.
+//! shared by machines and threads): one atomic slot per ROM byte and per
+//! work-RAM address, filled lazily with the function's [`Block`] or a
+//! "declined" mark. The hot path is one atomic load (and, for work RAM,
+//! the byte check); compiling takes a mutex around the Cranelift module.
+//! Blocks are never freed before the `JitCode`.
 //!
 //! This is the only module besides the NumPy buffers where `unsafe` is
 //! allowed: each block says why it is sound.
@@ -70,6 +86,21 @@ pub struct JitCtx {
     read: extern "C" fn(*mut JitCtx, u32, u32) -> u32,
     write: extern "C" fn(*mut JitCtx, u32, u32) -> u32,
     idu: extern "C" fn(*mut JitCtx, u32) -> u32,
+    /// Chaining (see [`Chain`]): a block goes on into the next one when
+    /// that one's admission (`now + Block::admit_t`) is below `horizon`.
+    horizon: u64,
+    /// The ROM's slot table and its length.
+    slots: *const AtomicUsize,
+    slots_len: u64,
+    /// The ROM offsets of the banks mapped at 0x0000 and 0x4000, or
+    /// [`NO_CHAIN`] where the chained runs do not go (`Chain`).
+    rom0: u64,
+    romx: u64,
+    /// How much of work RAM (from 0xC000) the RAM block holds: all of it
+    /// (0x2000), or 0x1000 while a CGB maps bank 2-7 at 0xD000, which the
+    /// blocks then reach through the bus.
+    wram_len: u32,
+    _pad2: u32,
 }
 
 /// Field offsets of [`JitCtx`] (checked against the struct below).
@@ -82,6 +113,14 @@ pub(crate) mod off {
     pub const READ: i32 = 40;
     pub const WRITE: i32 = 48;
     pub const IDU: i32 = 56;
+    pub const HORIZON: i32 = 64;
+    pub const SLOTS: i32 = 72;
+    pub const SLOTS_LEN: i32 = 80;
+    pub const ROM0: i32 = 88;
+    pub const ROMX: i32 = 96;
+    pub const WRAM_LEN: i32 = 104;
+    /// In [`super::Block`]: its admission in T-cycles.
+    pub const BLOCK_ADMIT_T: i32 = 8;
 }
 
 const _: () = {
@@ -93,7 +132,18 @@ const _: () = {
     assert!(std::mem::offset_of!(JitCtx, read) == off::READ as usize);
     assert!(std::mem::offset_of!(JitCtx, write) == off::WRITE as usize);
     assert!(std::mem::offset_of!(JitCtx, idu) == off::IDU as usize);
+    assert!(std::mem::offset_of!(JitCtx, horizon) == off::HORIZON as usize);
+    assert!(std::mem::offset_of!(JitCtx, slots) == off::SLOTS as usize);
+    assert!(std::mem::offset_of!(JitCtx, slots_len) == off::SLOTS_LEN as usize);
+    assert!(std::mem::offset_of!(JitCtx, rom0) == off::ROM0 as usize);
+    assert!(std::mem::offset_of!(JitCtx, romx) == off::ROMX as usize);
+    assert!(std::mem::offset_of!(JitCtx, wram_len) == off::WRAM_LEN as usize);
+    assert!(std::mem::offset_of!(Block, admit_t) == off::BLOCK_ADMIT_T as usize);
 };
+
+/// A bank offset that no slot has: chaining into that half of the address
+/// space stops.
+pub const NO_CHAIN: u64 = 1 << 48;
 
 /// The RAM block's size the compiled code assumes (work RAM, then HRAM).
 pub const RAM_LEN: usize = 0x2000 + 0x7F;
@@ -151,13 +201,38 @@ extern "C" fn idu_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32) -> u32 {
 
 /// A compiled block: its entry, and the M-cycles before its last
 /// instruction (what its admission checks).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
+#[repr(C)]
 pub struct Block {
-    entry: extern "C" fn(*mut JitCtx),
+    /// Runs the block and returns the next block to run (chained), or null.
+    entry: extern "C" fn(*mut JitCtx) -> *const Block,
+    /// What a block that chains into this one checks: `4 * admit_cycles`,
+    /// or [`NO_CHAIN_INTO`] for a block the run engine enters itself (a
+    /// poll or idle loop's start, whose turns it skips).
+    admit_t: u64,
     /// M-cycles of the block's instructions but the last.
     pub admit_cycles: u32,
     /// Instructions in the block.
     pub instructions: u32,
+    /// Code compiled from work RAM: each run's first address and the bytes
+    /// it was compiled from (none for ROM code), which must still be there
+    /// to run it.
+    code: Box<[(u16, Box<[u8]>)]>,
+    /// Work RAM: the block compiled before this one at the same address
+    /// (from other bytes), or 0.
+    older: usize,
+}
+
+impl Block {
+    /// Whether work RAM (`wram`, 0xC000 at 0) still holds the code this
+    /// block was compiled from.
+    #[inline]
+    fn matches(&self, wram: &[u8]) -> bool {
+        self.code.iter().all(|(start, bytes)| {
+            let at = (start & 0x1FFF) as usize;
+            wram.get(at..at + bytes.len()) == Some(&bytes[..])
+        })
+    }
 }
 
 /// Registers in and out of a block (A, F, B, C, D, E, H, L; SP; PC).
@@ -168,10 +243,46 @@ pub struct Regs {
     pub pc: u16,
 }
 
-/// Run `block` on `regs` from the clock `now` over `host`; returns the
-/// clock at its end.
+/// An admission no clock reaches: blocks never chain into this one.
+pub const NO_CHAIN_INTO: u64 = 1 << 62;
+
+/// Where a block may chain into the next one (without returning to the
+/// run engine): the next block must have been compiled, must be one the
+/// engine would enter itself ([`NO_CHAIN_INTO`]), and its last instruction
+/// must start before `horizon`, as the engine's admission checks; and the
+/// target must lie in a bank mapped where it usually is (`rom0`, `romx`:
+/// the ROM offsets of the banks at 0x0000 and 0x4000, or [`NO_CHAIN`]).
+/// A block that called back and was told the run ends never chains.
+#[derive(Debug, Clone, Copy)]
+pub struct Chain {
+    pub horizon: u64,
+    pub rom0: u64,
+    pub romx: u64,
+    /// `JitCtx::wram_len`.
+    pub wram_len: u32,
+}
+
+impl Chain {
+    /// No chaining: every block returns to the run engine.
+    pub const NONE: Chain = Chain {
+        horizon: 0,
+        rom0: NO_CHAIN,
+        romx: NO_CHAIN,
+        wram_len: 0x2000,
+    };
+}
+
+/// Run `block` on `regs` from the clock `now` over `host`, and the blocks
+/// it chains into under `chain`; returns the clock at the end.
 #[inline]
-pub fn run_block<H: JitHost>(block: &Block, regs: &mut Regs, now: u64, host: &mut H) -> u64 {
+pub fn run_block<H: JitHost>(
+    code: &JitCode,
+    block: &Block,
+    regs: &mut Regs,
+    now: u64,
+    chain: Chain,
+    host: &mut H,
+) -> u64 {
     let ram = host.ram();
     assert!(ram.len() >= RAM_LEN);
     let ram = ram.as_mut_ptr();
@@ -186,13 +297,29 @@ pub fn run_block<H: JitHost>(block: &Block, regs: &mut Regs, now: u64, host: &mu
         read: read_cb::<H>,
         write: write_cb::<H>,
         idu: idu_cb::<H>,
+        horizon: chain.horizon,
+        slots: code.slots.as_ptr(),
+        slots_len: code.slots.len() as u64,
+        rom0: chain.rom0,
+        romx: chain.romx,
+        wram_len: chain.wram_len,
+        _pad2: 0,
     };
     // The block reads and writes `ctx` (registers, clock), the RAM block
     // through `ctx.ram` (in bounds: the compiler only emits accesses at
-    // offsets below RAM_LEN, checked above), and calls the callbacks, which
-    // reach the host through `ctx.host`. `host` is not used here until
-    // the block returns.
-    (block.entry)(&mut ctx);
+    // offsets below RAM_LEN, checked above), reads the slot table through
+    // `ctx.slots` (below `ctx.slots_len`, checked) and calls the callbacks,
+    // which reach the host through `ctx.host`. `host` is not used here
+    // until the blocks return. A block returns null or the address of a
+    // `Block` read from a slot of `code` (see `JitCode::block`), which
+    // lives as long as `code`.
+    let mut next = (block.entry)(&mut ctx);
+    while !next.is_null() {
+        // SAFETY: `next` is a slot's block address (above), alive while
+        // `code` is.
+        let b = unsafe { &*next };
+        next = (b.entry)(&mut ctx);
+    }
     regs.r = ctx.regs;
     regs.sp = ctx.sp;
     regs.pc = ctx.pc;
@@ -203,11 +330,26 @@ pub fn run_block<H: JitHost>(block: &Block, regs: &mut Regs, now: u64, host: &mu
 const UNTRIED: usize = 0;
 const DECLINED: usize = 1;
 
+/// Compiles per work-RAM address: then code there that matches none of
+/// its versions is left to the interpreter (code rewritten all the time,
+/// such as a test ROM's instruction under test).
+pub const WRAM_TRIES: u8 = 16;
+
+/// Versions of a work-RAM address's code looked at before compiling
+/// another (the newest first).
+const WRAM_VERSIONS: usize = 8;
+
 /// A ROM's compiled blocks, shared by every machine running it.
 pub struct JitCode {
     /// Per ROM offset: [`UNTRIED`], [`DECLINED`] or the address of a
     /// leaked `Block` (owned by `blocks`).
     slots: Box<[AtomicUsize]>,
+    /// The same per work-RAM address (0xC000 at 0), the block's code
+    /// checked against work RAM before each run ([`JitCode::wram_block`]).
+    wram_slots: Box<[AtomicUsize]>,
+    /// Compiles per work-RAM address (code that keeps changing is left to
+    /// the interpreter after [`WRAM_TRIES`]).
+    wram_tries: Box<[std::sync::atomic::AtomicU8]>,
     inner: Mutex<Inner>,
 }
 
@@ -255,6 +397,10 @@ impl JitCode {
         let (module, compiler) = compile::Compiler::new()?;
         Some(JitCode {
             slots: (0..rom_len).map(|_| AtomicUsize::new(UNTRIED)).collect(),
+            wram_slots: (0..0x2000).map(|_| AtomicUsize::new(UNTRIED)).collect(),
+            wram_tries: (0..0x2000)
+                .map(|_| std::sync::atomic::AtomicU8::new(0))
+                .collect(),
             inner: Mutex::new(Inner {
                 module: Some(module),
                 compiler: Some(compiler),
@@ -268,11 +414,18 @@ impl JitCode {
     /// usual address, `pc`), compiled on first use; `None` where the
     /// compiler declines.
     #[inline(always)]
-    pub fn block(&self, off: usize, pc: u16, bank: &[u8; 0x4000]) -> Option<&Block> {
+    pub fn block(
+        &self,
+        off: usize,
+        pc: u16,
+        bank: &[u8; 0x4000],
+        chain_into: bool,
+        enterable: &dyn Fn(u16) -> bool,
+    ) -> Option<&Block> {
         let slot = self.slots.get(off)?;
         let v = slot.load(Ordering::Acquire);
         match v {
-            UNTRIED => self.compile(off, pc, bank),
+            UNTRIED => self.compile(off, pc, bank, chain_into, enterable),
             DECLINED => None,
             // SAFETY: a slot holds either a mark or the address of a
             // `Block` boxed in `inner.blocks`, which only grows and lives
@@ -284,14 +437,105 @@ impl JitCode {
 
     #[cold]
     #[inline(never)]
-    fn compile(&self, off: usize, pc: u16, bank: &[u8; 0x4000]) -> Option<&Block> {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+    fn compile(
+        &self,
+        off: usize,
+        pc: u16,
+        bank: &[u8; 0x4000],
+        chain_into: bool,
+        enterable: &dyn Fn(u16) -> bool,
+    ) -> Option<&Block> {
         let slot = &self.slots[off];
-        // Another thread may have compiled it meanwhile.
-        let v = slot.load(Ordering::Acquire);
-        if v != UNTRIED {
-            drop(inner);
-            return self.block(off, pc, bank);
+        let got = self.compile_into(slot, UNTRIED, pc, bank, chain_into, enterable, false);
+        match got {
+            Err(()) => self.block(off, pc, bank, chain_into, enterable),
+            Ok(b) => b,
+        }
+    }
+
+    /// The block for code in work RAM at `pc` (0xC000-0xDFFF), where
+    /// `wram` (0xC000 at 0) holds it: the block compiled there if it was
+    /// compiled from the same bytes, else compiled now (at most
+    /// [`WRAM_TRIES`] times per address, then the interpreter runs the
+    /// code there); `None` where the compiler declines.
+    #[inline(always)]
+    pub fn wram_block(&self, pc: u16, wram: &[u8]) -> Option<&Block> {
+        let i = (pc as usize).wrapping_sub(0xC000);
+        let slot = self.wram_slots.get(i)?;
+        let head = slot.load(Ordering::Acquire);
+        if head == DECLINED {
+            return None;
+        }
+        let mut v = head;
+        for _ in 0..WRAM_VERSIONS {
+            if v <= DECLINED {
+                break;
+            }
+            // SAFETY: as in `block` (`older` links hold the same kind of
+            // addresses, of blocks kept in `blocks`).
+            let b = unsafe { &*(v as *const Block) };
+            if b.matches(wram) {
+                return Some(b);
+            }
+            v = b.older;
+        }
+        self.compile_wram(i, pc, wram, head)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn compile_wram(&self, i: usize, pc: u16, wram: &[u8], seen: usize) -> Option<&Block> {
+        if self.wram_tries[i].load(Ordering::Relaxed) >= WRAM_TRIES {
+            return None;
+        }
+        self.wram_tries[i].fetch_add(1, Ordering::Relaxed);
+        if seen > DECLINED {
+            // SAFETY: as in `block`.
+            let head = unsafe { &*(seen as *const Block) };
+            // A run other than the entry's changed (a routine the region
+            // calls whose code is rewritten, say): no region takes it in
+            // again, so that the regions that reach it stop changing.
+            for (start, bytes) in head.code.iter().skip(1) {
+                let at = (start & 0x1FFF) as usize;
+                if wram.get(at..at + bytes.len()) != Some(&bytes[..]) {
+                    self.wram_tries[at].store(WRAM_TRIES, Ordering::Relaxed);
+                }
+            }
+        }
+        // The code as the compiler reads it: work RAM in a bank's frame,
+        // an undefined opcode (declined) after it.
+        let mut bank = Box::new([0xD3u8; 0x4000]);
+        let n = wram.len().min(0x2000);
+        bank[..n].copy_from_slice(&wram[..n]);
+        // Code whose bytes were seen to change stays out of regions.
+        let enterable = |t: u16| {
+            (0xC000..0xE000).contains(&t)
+                && self.wram_tries[(t - 0xC000) as usize].load(Ordering::Relaxed) < WRAM_TRIES
+        };
+        let got = self.compile_into(&self.wram_slots[i], seen, pc, &bank, true, &enterable, true);
+        match got {
+            // Another thread added a version meanwhile: look again.
+            Err(()) => self.wram_block(pc, wram),
+            Ok(b) => b,
+        }
+    }
+
+    /// Compile the code at `pc` in `bank` into `slot`, unless the slot no
+    /// longer holds `seen` (`Err`: another thread changed it).
+    #[allow(clippy::too_many_arguments)]
+    fn compile_into(
+        &self,
+        slot: &AtomicUsize,
+        seen: usize,
+        pc: u16,
+        bank: &[u8; 0x4000],
+        chain_into: bool,
+        enterable: &dyn Fn(u16) -> bool,
+        wram: bool,
+    ) -> Result<Option<&Block>, ()> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.load(Ordering::Acquire) != seen {
+            return Err(());
         }
         let t = Instant::now();
         let Inner {
@@ -300,33 +544,54 @@ impl JitCode {
             blocks,
             stats,
         } = &mut *inner;
-        let (module, compiler) = (module.as_mut()?, compiler.as_mut()?);
-        let compiled = compiler.compile(module, bank, pc);
-        stats.compile_seconds += t.elapsed().as_secs_f64();
-        let Some((ptr, admit_cycles, instructions, bytes)) = compiled else {
-            stats.declined += 1;
-            slot.store(DECLINED, Ordering::Release);
-            return None;
+        let (Some(module), Some(compiler)) = (module.as_mut(), compiler.as_mut()) else {
+            return Ok(None);
         };
-        // SAFETY: `ptr` is the finalized entry of a function compiled with
-        // the signature `fn(*mut JitCtx)` in the platform's C calling
-        // convention (`compile::Compiler::signature`); the module keeps
-        // its code alive until `JitCode` is dropped.
-        let entry = unsafe { std::mem::transmute::<*const u8, extern "C" fn(*mut JitCtx)>(ptr) };
+        let compiled = compiler.compile(module, bank, pc, enterable, wram);
+        stats.compile_seconds += t.elapsed().as_secs_f64();
+        let Some(c) = compiled else {
+            stats.declined += 1;
+            if !wram || seen == UNTRIED {
+                slot.store(DECLINED, Ordering::Release);
+            }
+            return Ok(None);
+        };
+        // SAFETY: `c.entry` is the finalized entry of a function compiled
+        // with the signature `fn(*mut JitCtx) -> *const Block` in the
+        // platform's C calling convention (`compile::Compiler::compile`);
+        // the module keeps its code alive until `JitCode` is dropped.
+        let entry = unsafe {
+            std::mem::transmute::<*const u8, extern "C" fn(*mut JitCtx) -> *const Block>(c.entry)
+        };
+        let code: Box<[(u16, Box<[u8]>)]> = if wram {
+            c.runs
+                .iter()
+                .map(|&(lo, hi)| (lo, (lo..hi).map(|a| bank[(a & 0x3FFF) as usize]).collect()))
+                .collect()
+        } else {
+            Box::new([])
+        };
         let block = Box::new(Block {
             entry,
-            admit_cycles,
-            instructions,
+            admit_t: if chain_into {
+                4 * c.admit as u64
+            } else {
+                NO_CHAIN_INTO
+            },
+            admit_cycles: c.admit,
+            instructions: c.instructions,
+            code,
+            older: if wram && seen > DECLINED { seen } else { 0 },
         });
         let addr = &*block as *const Block as usize;
         blocks.push(block);
         stats.compiled += 1;
-        stats.instructions += instructions as u64;
-        stats.code_bytes += bytes as u64;
+        stats.instructions += c.instructions as u64;
+        stats.code_bytes += c.bytes as u64;
         slot.store(addr, Ordering::Release);
         drop(inner);
         // SAFETY: as in `block`: the box just pushed lives as long as `self`.
-        Some(unsafe { &*(addr as *const Block) })
+        Ok(Some(unsafe { &*(addr as *const Block) }))
     }
 
     /// What the compiler did so far.

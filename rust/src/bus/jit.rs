@@ -1,9 +1,27 @@
 //! The fast bus's side of compiled blocks (feature `jit`, `crate::jit`):
 //! the accesses a block cannot make itself go through the straight run's
-//! bus (`Bus<false, ROM_RUN>`, the only one that runs blocks) exactly as the interpreter's do, after the M-cycle's tick.
+//! bus (`Bus<false, ROM_RUN>` with or without `BANKED`, and `WRAM_RUN`,
+//! the buses that run blocks) exactly as the interpreter's do, after the
+//! M-cycle's tick.
 
 use super::Bus;
-use crate::jit::JitHost;
+use crate::jit::{Chain, JitHost, NO_CHAIN};
+
+impl<const REF: bool, const MODE: u8> Bus<'_, REF, MODE> {
+    /// Where this run's blocks may chain (`jit::Chain`): up to `horizon`,
+    /// into banks mapped where they usually are (as chained runs,
+    /// `RunTable::chain`).
+    pub(super) fn jit_chain(&self, horizon: u64) -> Chain {
+        let cart = &self.hw.cart;
+        let (rom0, romx) = (cart.rom_offset(0) as u64, cart.rom_offset(0x4000) as u64);
+        Chain {
+            horizon,
+            rom0: if rom0 == 0 { 0 } else { NO_CHAIN },
+            romx: if romx >= 0x4000 { romx } else { NO_CHAIN },
+            wram_len: if self.hw.wramx != 0 { 0x1000 } else { 0x2000 },
+        }
+    }
+}
 
 impl<const REF: bool, const MODE: u8> JitHost for Bus<'_, REF, MODE> {
     #[inline]

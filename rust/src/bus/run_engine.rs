@@ -81,16 +81,17 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                     break None;
                 }
                 let off = run.hw.cart.rom_offset(pc);
-                let cycles = match run.code.runs.chained_at(off) {
-                    Some(cycles) => cycles,
+                // (`_looped`: a poll or idle loop's start.)
+                let (cycles, _looped) = match run.code.runs.chained_at(off) {
+                    Some(cycles) => (cycles, false),
                     None if run.code.runs.poll_at(off) => {
                         run.skip_poll_turns(&mut cpu, off);
-                        POLL_CYCLES
+                        (POLL_CYCLES, true)
                     }
                     None if run.code.runs.idle_at(off) => {
                         run.skip_idle_turns(&cpu, off);
                         // Then the jump itself, as a run of one.
-                        0
+                        (0, true)
                     }
                     None => break Some(Straight::Step),
                 };
@@ -118,15 +119,30 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                 // A compiled block (feature `jit`): admitted when its last
                 // instruction starts before the horizon, like a run.
                 #[cfg(feature = "jit")]
-                if RUN == ROM_RUN && !run.hw.no_jit {
+                if RUN & !BANKED == ROM_RUN && !run.hw.no_jit {
                     let code = run.code;
-                    if let Some(block) = code.jit.as_ref().and_then(|j| j.block(off, pc, run.bank))
-                    {
+                    // Poll and idle loops' starts: the engine skips their
+                    // turns itself, so blocks do not chain into them.
+                    let chain_into = !_looped;
+                    // Where a compiled region may go on without the engine:
+                    // where it would run a run itself (`jit::compile`).
+                    let bank_off = off & !0x3FFF;
+                    let enterable = |t: u16| {
+                        code.runs
+                            .chained_at(bank_off + (t & 0x3FFF) as usize)
+                            .is_some()
+                    };
+                    if let Some(block) = code.jit.as_ref().and_then(|j| {
+                        Some((j, j.block(off, pc, run.bank, chain_into, &enterable)?))
+                    }) {
+                        let (jit, block) = block;
                         if run.now + 4 * (block.admit_cycles as u64) < horizon {
                             let mut regs = cpu.jit_regs();
                             run.limit = run.now + 4 * block.admit_cycles as u64 + 1;
                             let now = run.now;
-                            run.now = crate::jit::run_block(block, &mut regs, now, &mut run);
+                            let chain = run.jit_chain(horizon);
+                            run.now =
+                                crate::jit::run_block(jit, block, &mut regs, now, chain, &mut run);
                             cpu.set_jit_regs(&regs);
                             if run.slow {
                                 break Some(Straight::Recheck);
@@ -191,6 +207,36 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
             // (bench/README.md, "A copy of the CPU in work-RAM runs").
             let mut c = cpu;
             loop {
+                // A compiled block (feature `jit`) where work RAM still holds
+                // the code it was compiled from, admitted as in `rom_runs`.
+                #[cfg(feature = "jit")]
+                if !run.hw.no_jit {
+                    let code = run.code;
+                    if let Some(jit) = code.jit.as_ref() {
+                        if let Some(block) = jit.wram_block(c.pc(), &run.ram[..WRAM_SIZE]) {
+                            if run.now + 4 * (block.admit_cycles as u64) < run.limit {
+                                let mut regs = c.jit_regs();
+                                let chain = crate::jit::Chain {
+                                    horizon: run.limit,
+                                    ..crate::jit::Chain::NONE
+                                };
+                                let now = run.now;
+                                run.now = crate::jit::run_block(
+                                    jit, block, &mut regs, now, chain, &mut run,
+                                );
+                                c.set_jit_regs(&regs);
+                                if run.slow || run.now >= run.limit {
+                                    break;
+                                }
+                                if (c.pc().wrapping_sub(0xC000) as usize) >= WRAM_SIZE {
+                                    run.strayed = true;
+                                    break;
+                                }
+                                continue;
+                            }
+                        }
+                    }
+                }
                 let op = c.fetch8(&mut run);
                 c.execute(op, &mut run);
                 if run.now >= run.limit {

@@ -1,10 +1,17 @@
-//! The block compiler: SM83 instructions of one straight run to Cranelift
-//! IR, one host function per block (see `jit.rs`).
+//! The block compiler: SM83 instructions of a region (straight runs linked
+//! by constant jumps, see `jit.rs`) to Cranelift IR, one host function per
+//! region.
 //!
 //! Every instruction's semantics and M-cycle order are those of
 //! `cpu/execute.rs`, `cpu/alu.rs` and `cpu/cb.rs` on a straight run's bus
-//! (`Bus<false, ROM_RUN>`): opcodes and immediates come from the bank as
-//! compiled; an access is made at the end of its M-cycle's tick.
+//! (`Bus<false, ROM_RUN>`): opcodes and immediates come from the bank (or
+//! work RAM) as compiled; an access is made at the end of its M-cycle's
+//! tick.
+//!
+//! For measurements and debugging: `EMURUST_JIT_REGION=N` compiles at most
+//! N runs per function (1: one run each), and `EMURUST_JIT_DISASM=bN`
+//! prints the host code of the N-th function compiled (names as in
+//! `perf`'s map of the JIT).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Value};
@@ -37,6 +44,9 @@ impl Compiler {
         flags.set("opt_level", "speed").ok()?;
         flags.set("use_colocated_libcalls", "false").ok()?;
         flags.set("is_pic", "false").ok()?;
+        // The IR is the compiler's own, checked by the tests: no verifier
+        // pass at run time (a sixth of the compile time).
+        flags.set("enable_verifier", "false").ok()?;
         let isa = cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
@@ -59,23 +69,34 @@ impl Compiler {
     }
 
     /// Compile the block starting at `pc` (an address in `bank`, mapped
-    /// where it usually is). Returns its entry, the M-cycles before its
-    /// last instruction, its instruction count and its code size; `None`
-    /// when not even its first instruction is taken.
+    /// where it usually is), with the code it reaches by constant jumps in
+    /// the same bank (a *region*, see [`region`]; `enterable`: whether the
+    /// run engine would run code at a PC of this bank half). Returns its
+    /// entry, the M-cycles before the entry run's last instruction (its
+    /// admission), the instruction count and the code size; `None` when not
+    /// even its first instruction is taken.
     pub(super) fn compile(
         &mut self,
         module: &mut JITModule,
         bank: &[u8; 0x4000],
         pc: u16,
-    ) -> Option<(*const u8, u32, u32, usize)> {
-        let insts = decode(bank, pc);
-        if insts.is_empty() {
+        enterable: &dyn Fn(u16) -> bool,
+        wram: bool,
+    ) -> Option<Compiled> {
+        let subs = region(bank, pc, enterable);
+        if subs.is_empty() {
             return None;
         }
-        let admit: u32 = insts[..insts.len() - 1].iter().map(|i| i.cycles).sum();
+        // The addresses the region's code lies in (work RAM: a write there
+        // ends the block, see `Emitter::code_span`).
+        let lo = subs.iter().map(|s| s.start).min().unwrap_or(pc);
+        let hi = subs.iter().map(|s| s.end()).max().unwrap_or(pc);
+        let admit = subs[0].admit();
+        let instructions: usize = subs.iter().map(|s| s.insts.len()).sum();
         let ptr = self.ptr;
         self.ctx.func.signature = Signature::new(module.isa().default_call_conv());
         self.ctx.func.signature.params.push(AbiParam::new(ptr));
+        self.ctx.func.signature.returns.push(AbiParam::new(ptr));
         let call_conv = module.isa().default_call_conv();
         let config = module.target_config();
         {
@@ -100,19 +121,36 @@ impl Compiler {
             b.switch_to_block(entry);
             let ctx = b.block_params(entry)[0];
             let mut em = Emitter::new(b, ctx, ptr, bank, pc, read_sig, write_sig, idu_sig);
-            let n = insts.len();
-            for (i, inst) in insts.iter().enumerate() {
-                em.instruction(inst.op, i + 1 == n);
+            if wram {
+                em.code_span = Some((lo & 0x1FFF, hi.wrapping_sub(lo)));
             }
-            let last = insts[n - 1].op;
-            em.finish(run_role(last) == RunRole::Plain, config);
+            for sub in &subs {
+                let blk = em.b.create_block();
+                em.region.push((sub.start, blk, sub.admit()));
+            }
+            let first = em.region[0].1;
+            em.b.ins().jump(first, &[]);
+            for (i, sub) in subs.iter().enumerate() {
+                em.sub_block(i, sub);
+            }
+            em.finish(config);
         }
         self.next_id += 1;
         let name = format!("b{}", self.next_id);
         let id = module
             .declare_function(&name, Linkage::Local, &self.ctx.func.signature)
             .ok()?;
+        let dump = std::env::var("EMURUST_JIT_DISASM").ok();
+        if dump.is_some() {
+            self.ctx.set_disasm(true);
+        }
         let res = module.define_function(id, &mut self.ctx);
+        if dump.as_deref() == Some(name.as_str()) {
+            eprintln!("{name} at {pc:#06x}: {} runs", subs.len());
+            if let Some(c) = self.ctx.compiled_code() {
+                eprintln!("{}", c.vcode.as_deref().unwrap_or("?"));
+            }
+        }
         let bytes = self
             .ctx
             .compiled_code()
@@ -121,13 +159,26 @@ impl Compiler {
         module.clear_context(&mut self.ctx);
         res.ok()?;
         module.finalize_definitions().ok()?;
-        Some((
-            module.get_finalized_function(id),
+        Some(Compiled {
+            entry: module.get_finalized_function(id),
             admit,
-            insts.len() as u32,
+            instructions: instructions as u32,
             bytes,
-        ))
+            runs: subs.iter().map(|s| (s.start, s.end())).collect(),
+        })
     }
+}
+
+/// A compiled function.
+pub(super) struct Compiled {
+    pub entry: *const u8,
+    /// M-cycles before the entry run's last instruction.
+    pub admit: u32,
+    pub instructions: u32,
+    /// Bytes of host code.
+    pub bytes: usize,
+    /// The addresses of the code it was compiled from: each run's `[start, end)`.
+    pub runs: Vec<(u16, u16)>,
 }
 
 /// One instruction of a block.
@@ -187,6 +238,111 @@ fn decode(bank: &[u8; 0x4000], pc: u16) -> Vec<Inst> {
     out
 }
 
+/// One straight run of a region: its start and instructions ([`decode`]).
+struct Sub {
+    start: u16,
+    insts: Vec<Inst>,
+}
+
+impl Sub {
+    /// The address after its last instruction.
+    fn end(&self) -> u16 {
+        let len: u16 = self
+            .insts
+            .iter()
+            .map(|i| instruction_length(i.op) as u16)
+            .sum();
+        self.start.wrapping_add(len)
+    }
+
+    /// M-cycles before its last instruction: what entering it checks
+    /// against the horizon.
+    fn admit(&self) -> u32 {
+        self.insts[..self.insts.len() - 1]
+            .iter()
+            .map(|i| i.cycles)
+            .sum()
+    }
+}
+
+/// Most runs in one region, and most instructions.
+const MAX_SUBS: usize = 8;
+const MAX_REGION_INSTRUCTIONS: usize = 192;
+
+/// The region of `pc`: its run, then the runs its constant jumps reach
+/// (taken or not, calls' targets, restarts) in the same bank half, where
+/// the run engine would run code too (`enterable`), breadth first up to
+/// [`MAX_SUBS`] runs. A jump between two of them stays inside the
+/// compiled function (after the horizon check the engine makes between
+/// runs); any other leaves it.
+fn region(bank: &[u8; 0x4000], pc: u16, enterable: &dyn Fn(u16) -> bool) -> Vec<Sub> {
+    let mut subs: Vec<Sub> = Vec::new();
+    let mut queue = std::collections::VecDeque::from([pc]);
+    let mut total = 0;
+    // `EMURUST_JIT_REGION=N`: at most N runs per function (1: no
+    // regions), for measurements.
+    let max_subs = std::env::var("EMURUST_JIT_REGION")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(MAX_SUBS, |n| n.clamp(1, 64));
+    while let Some(at) = queue.pop_front() {
+        if subs.len() >= max_subs || subs.iter().any(|s| s.start == at) {
+            continue;
+        }
+        if !subs.is_empty() && ((at ^ pc) & 0xC000 != 0 || !enterable(at)) {
+            continue;
+        }
+        let insts = decode(bank, at);
+        if insts.is_empty() || total + insts.len() > MAX_REGION_INSTRUCTIONS {
+            continue;
+        }
+        total += insts.len();
+        let mut end = at;
+        for i in &insts {
+            end = end.wrapping_add(instruction_length(i.op) as u16);
+        }
+        let last = insts[insts.len() - 1].op;
+        let lo = |o: u16| bank[(o & 0x3FFF) as usize];
+        let imm16 = |o: u16| u16::from_le_bytes([lo(o.wrapping_add(1)), lo(o.wrapping_add(2))]);
+        let last_at = end.wrapping_sub(instruction_length(last) as u16);
+        match last {
+            0x18 | 0x20 | 0x28 | 0x30 | 0x38 => {
+                let e = lo(last_at.wrapping_add(1)) as i8;
+                queue.push_back(end.wrapping_add(e as i16 as u16));
+                if last != 0x18 {
+                    queue.push_back(end);
+                }
+            }
+            0xC3 | 0xC2 | 0xCA | 0xD2 | 0xDA => {
+                queue.push_back(imm16(last_at));
+                if last != 0xC3 {
+                    queue.push_back(end);
+                }
+            }
+            0xCD | 0xC4 | 0xCC | 0xD4 | 0xDC => {
+                queue.push_back(imm16(last_at));
+                if last != 0xCD {
+                    queue.push_back(end);
+                }
+            }
+            0xC0 | 0xC8 | 0xD0 | 0xD8 => queue.push_back(end),
+            0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
+                queue.push_back((last & 0x38) as u16)
+            }
+            0xC9 | 0xE9 => {}
+            _ => queue.push_back(end),
+        }
+        subs.push(Sub { start: at, insts });
+    }
+    subs
+}
+
+/// Where control goes: a PC known when compiled, or computed.
+enum Target {
+    Const(u16),
+    Dyn(Value),
+}
+
 /// An address: known when compiled, or computed.
 #[derive(Clone, Copy)]
 enum Addr {
@@ -227,12 +383,28 @@ struct Emitter<'a> {
     ram: Variable,
     /// A callback asked the run to end (after this instruction).
     stop: Variable,
+    /// The one exit every path jumps to (PC, clock, whether it may chain):
+    /// it writes the registers back and chains (see `Emitter::finish`).
+    exit_blk: cranelift_codegen::ir::Block,
+    /// The region's runs: start PC, their block, their admission.
+    region: Vec<(u16, cranelift_codegen::ir::Block, u32)>,
+    /// The horizon (`JitCtx::horizon`), loaded once.
+    horizon: Variable,
+    /// `JitCtx::wram_len` (i32), loaded once.
+    wram_len: Variable,
+    /// Code compiled from work RAM: the offset in work RAM of its first
+    /// byte and its length. A write there ends the block after the
+    /// instruction (the code may have changed; the engine checks it before
+    /// running the block again).
+    code_span: Option<(u16, u16)>,
     /// M-cycles from the block's start.
     cyc: u32,
     /// The next byte to fetch.
     pc: u16,
     /// The current instruction made a callback.
     called: bool,
+    /// The current run made one.
+    sub_called: bool,
     read_sig: SigRef,
     write_sig: SigRef,
     idu_sig: SigRef,
@@ -280,6 +452,16 @@ impl<'a> Emitter<'a> {
         b.def_var(ram, x);
         let zero = b.ins().iconst(types::I8, 0);
         b.def_var(stop, zero);
+        let horizon = b.declare_var(types::I64);
+        let x = b.ins().load(types::I64, flags(), ctx, off::HORIZON);
+        b.def_var(horizon, x);
+        let wram_len = b.declare_var(types::I32);
+        let x = b.ins().load(types::I32, flags(), ctx, off::WRAM_LEN);
+        b.def_var(wram_len, x);
+        let exit_blk = b.create_block();
+        b.append_block_param(exit_blk, types::I16);
+        b.append_block_param(exit_blk, types::I64);
+        b.append_block_param(exit_blk, types::I8);
         Emitter {
             b,
             ctx,
@@ -294,9 +476,15 @@ impl<'a> Emitter<'a> {
             base,
             ram,
             stop,
+            exit_blk,
+            region: Vec::new(),
+            horizon,
+            wram_len,
+            code_span: None,
             cyc: 0,
             pc,
             called: false,
+            sub_called: false,
             read_sig,
             write_sig,
             idu_sig,
@@ -390,6 +578,7 @@ impl<'a> Emitter<'a> {
     /// clock and RAM back, note a stop; returns the call's result (i32).
     fn callback(&mut self, field: i32, sig: SigRef, args: &[Value]) -> Value {
         self.called = true;
+        self.sub_called = true;
         let now = self.clock();
         self.b.ins().store(flags(), now, self.ctx, off::NOW);
         let f = self.b.ins().load(self.ptr, flags(), self.ctx, field);
@@ -422,7 +611,7 @@ impl<'a> Emitter<'a> {
     /// Read `addr` in a new M-cycle.
     fn read(&mut self, addr: Addr, idu: bool) -> Value {
         self.cyc += 1;
-        match addr {
+        match self.banked_const(addr) {
             Addr::Const(a) => match a {
                 0xC000..=0xFDFF => {
                     let ram = self.b.use_var(self.ram);
@@ -454,6 +643,7 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
+                self.direct_or(i, slow);
                 let i = self.b.ins().uextend(self.ptr, i);
                 let p = self.ram_at(i);
                 let v = self.b.ins().load(types::I8, flags(), p, 0);
@@ -476,6 +666,29 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// A constant address in the work RAM bank at 0xD000 (or its echo) as
+    /// a computed one: whether the RAM block holds it is known only when
+    /// the block runs (`JitCtx::wram_len`).
+    fn banked_const(&mut self, addr: Addr) -> Addr {
+        match addr {
+            Addr::Const(a) if (0xC000..=0xFDFF).contains(&a) && a & 0x1000 != 0 => {
+                Addr::Dyn(self.c16(a))
+            }
+            a => a,
+        }
+    }
+
+    /// In the work-RAM path of an access at work-RAM offset `i` (i32):
+    /// on when the RAM block holds it (below `JitCtx::wram_len`), else to
+    /// `slow` (a CGB's bank 2-7 at 0xD000, which the bus reaches).
+    fn direct_or(&mut self, i: Value, slow: cranelift_codegen::ir::Block) {
+        let len = self.b.use_var(self.wram_len);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        let direct = self.b.create_block();
+        self.b.ins().brif(inside, direct, &[], slow, &[]);
+        self.b.switch_to_block(direct);
+    }
+
     fn read_slow(&mut self, a: Value, idu: bool) -> Value {
         let idu = self.b.ins().iconst(types::I32, idu as i64);
         let r = self.callback(off::READ, self.read_sig, &[a, idu]);
@@ -487,11 +700,19 @@ impl<'a> Emitter<'a> {
     /// Write `v` to `addr` in a new M-cycle.
     fn write(&mut self, addr: Addr, v: Value) {
         self.cyc += 1;
-        match addr {
+        match self.banked_const(addr) {
             Addr::Const(a) => match a {
                 0xC000..=0xFDFF => {
                     let ram = self.b.use_var(self.ram);
                     self.b.ins().store(flags(), v, ram, (a & 0x1FFF) as i32);
+                    if let Some((lo, len)) = self.code_span {
+                        if (a & 0x1FFF).wrapping_sub(lo) < len {
+                            let one = self.b.ins().iconst(types::I32, 1);
+                            self.called = true;
+                            self.sub_called = true;
+                            self.note_stop(one);
+                        }
+                    }
                 }
                 0xFF80..=0xFFFE => {
                     let ram = self.b.use_var(self.ram);
@@ -516,9 +737,22 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
+                self.direct_or(i, slow);
                 let i = self.b.ins().uextend(self.ptr, i);
                 let p = self.ram_at(i);
                 self.b.ins().store(flags(), v, p, 0);
+                if let Some((lo, len)) = self.code_span {
+                    let wi = self.b.ins().band_imm_u(a, 0x1FFF);
+                    let d = self.b.ins().iadd_imm_s(wi, -(lo as i64));
+                    let hit = self
+                        .b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedLessThan, d, len as i64);
+                    let hit = self.b.ins().uextend(types::I32, hit);
+                    self.called = true;
+                    self.sub_called = true;
+                    self.note_stop(hit);
+                }
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(other);
                 let i = self.b.ins().iadd_imm_s(a, -0xFF80);
@@ -597,9 +831,35 @@ impl<'a> Emitter<'a> {
 
     // ---- exits -------------------------------------------------------
 
-    /// Write the registers, PC and the clock `cyc` M-cycles after the
-    /// start back, and return.
+    /// Leave with PC `pc` and the clock `cyc` M-cycles after the start
+    /// (through the shared exit, which may chain into the next block).
     fn exit(&mut self, pc: Value, cyc: u32) {
+        self.exit_to(pc, cyc, true);
+    }
+
+    fn exit_to(&mut self, pc: Value, cyc: u32, chain: bool) {
+        let base = self.b.use_var(self.base);
+        let now = self.b.ins().iadd_imm_s(base, 4 * cyc as i64);
+        let chain = if chain && self.sub_called {
+            // Never after a callback that ended the run.
+            let stop = self.b.use_var(self.stop);
+            self.b.ins().bxor_imm_u(stop, 1)
+        } else {
+            self.b.ins().iconst(types::I8, chain as i64)
+        };
+        let blk = self.exit_blk;
+        self.b
+            .ins()
+            .jump(blk, &[pc.into(), now.into(), chain.into()]);
+    }
+
+    /// The shared exit: write the registers, PC and clock back; then, when
+    /// the path may chain, return the next block where `jit::Chain` allows
+    /// it, else null.
+    fn emit_exit_block(&mut self) {
+        let blk = self.exit_blk;
+        self.b.switch_to_block(blk);
+        let [pc, now, chain] = [0, 1, 2].map(|i| self.b.block_params(blk)[i]);
         for (var, slot) in self.r.into_iter().zip(REG_SLOT) {
             let v = self.b.use_var(var);
             self.b.ins().store(flags(), v, self.ctx, off::REGS + slot);
@@ -614,10 +874,84 @@ impl<'a> Emitter<'a> {
         let sp = self.b.use_var(self.sp);
         self.b.ins().store(flags(), sp, self.ctx, off::SP);
         self.b.ins().store(flags(), pc, self.ctx, off::PC);
-        let base = self.b.use_var(self.base);
-        let now = self.b.ins().iadd_imm_s(base, 4 * cyc as i64);
         self.b.ins().store(flags(), now, self.ctx, off::NOW);
-        self.b.ins().return_(&[]);
+
+        let ret0 = self.b.create_block();
+        let try_chain = self.b.create_block();
+        let low = self.b.create_block();
+        let high_check = self.b.create_block();
+        let high = self.b.create_block();
+        let lookup = self.b.create_block();
+        self.b.append_block_param(lookup, types::I64);
+        let look2 = self.b.create_block();
+        let admit = self.b.create_block();
+        let retp = self.b.create_block();
+        let ptr = self.ptr;
+        self.b.ins().brif(chain, try_chain, &[], ret0, &[]);
+
+        self.b.switch_to_block(try_chain);
+        let pc64 = self.b.ins().uextend(types::I64, pc);
+        let is_low = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, pc64, 0x4000);
+        self.b.ins().brif(is_low, low, &[], high_check, &[]);
+
+        self.b.switch_to_block(low);
+        let base = self.b.ins().load(types::I64, flags(), self.ctx, off::ROM0);
+        let o = self.b.ins().iadd(base, pc64);
+        self.b.ins().jump(lookup, &[o.into()]);
+
+        self.b.switch_to_block(high_check);
+        let in_x = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, pc64, 0x8000);
+        self.b.ins().brif(in_x, high, &[], ret0, &[]);
+
+        self.b.switch_to_block(high);
+        let base = self.b.ins().load(types::I64, flags(), self.ctx, off::ROMX);
+        let o = self.b.ins().iadd(base, pc64);
+        let o = self.b.ins().iadd_imm_s(o, -0x4000);
+        self.b.ins().jump(lookup, &[o.into()]);
+
+        self.b.switch_to_block(lookup);
+        let o = self.b.block_params(lookup)[0];
+        let len = self
+            .b
+            .ins()
+            .load(types::I64, flags(), self.ctx, off::SLOTS_LEN);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, o, len);
+        self.b.ins().brif(inside, look2, &[], ret0, &[]);
+
+        self.b.switch_to_block(look2);
+        let slots = self.b.ins().load(ptr, flags(), self.ctx, off::SLOTS);
+        let o8 = self.b.ins().ishl_imm_u(o, 3);
+        let at = self.b.ins().iadd(slots, o8);
+        let p = self.b.ins().load(ptr, flags(), at, 0);
+        // Slots 0 and 1 are the marks (untried, declined).
+        let is_block = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, p, 1);
+        self.b.ins().brif(is_block, admit, &[], ret0, &[]);
+
+        self.b.switch_to_block(admit);
+        let need = self
+            .b
+            .ins()
+            .load(types::I64, flags(), p, off::BLOCK_ADMIT_T);
+        let end = self.b.ins().iadd(now, need);
+        let horizon = self
+            .b
+            .ins()
+            .load(types::I64, flags(), self.ctx, off::HORIZON);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, end, horizon);
+        self.b.ins().brif(fits, retp, &[], ret0, &[]);
+
+        self.b.switch_to_block(retp);
+        self.b.ins().return_(&[p]);
+
+        self.b.switch_to_block(ret0);
+        let null = self.b.ins().iconst(ptr, 0);
+        self.b.ins().return_(&[null]);
     }
 
     /// After an instruction that may have called back: leave if the run
@@ -632,44 +966,98 @@ impl<'a> Emitter<'a> {
         self.b.ins().brif(stop, out, &[], go_on, &[]);
         self.b.switch_to_block(out);
         let pc = self.c16(self.pc);
-        self.exit(pc, self.cyc);
+        self.exit_to(pc, self.cyc, false);
         self.b.switch_to_block(go_on);
     }
 
-    /// End the function; `fell_through`: its last instruction was no
-    /// branch, so the block exits after it.
-    fn finish(mut self, fell_through: bool, config: TargetFrontendConfig) {
-        if fell_through {
-            let pc = self.c16(self.pc);
-            self.exit(pc, self.cyc);
+    /// Emit run `i` of the region, `sub`, into its block.
+    fn sub_block(&mut self, i: usize, sub: &Sub) {
+        let blk = self.region[i].1;
+        self.b.switch_to_block(blk);
+        self.pc = sub.start;
+        self.cyc = 0;
+        self.sub_called = false;
+        let zero = self.c8(0);
+        self.b.def_var(self.stop, zero);
+        let n = sub.insts.len();
+        for (k, inst) in sub.insts.iter().enumerate() {
+            self.instruction(inst.op, k + 1 == n);
         }
+        if run_role(sub.insts[n - 1].op) == RunRole::Plain {
+            // Its last instruction was no branch: on after it.
+            self.goto(self.pc, self.cyc);
+        }
+    }
+
+    /// End the function.
+    fn finish(mut self, config: TargetFrontendConfig) {
+        self.emit_exit_block();
         self.b.seal_all_blocks();
         self.b.finalize(config);
     }
 
-    /// A branch: exit taken (PC `target`) or not taken (fall through to the
-    /// next instruction). `cond` is an i8 0/1; `taken` emits the taken
-    /// path's extra cycles and accesses and returns its PC.
-    fn branch(&mut self, cond: Value, taken: impl FnOnce(&mut Self) -> Value) {
+    /// Go on at the constant PC `target`, `cyc` M-cycles after the current
+    /// run's start: inside the function when `target` starts a run of the
+    /// region and that run's admission fits before the horizon (else back
+    /// to the engine, which decides), or through the exit.
+    fn goto(&mut self, target: u16, cyc: u32) {
+        let Some(&(_, blk, admit)) = self.region.iter().find(|r| r.0 == target) else {
+            let pc = self.c16(target);
+            self.exit(pc, cyc);
+            return;
+        };
+        let base = self.b.use_var(self.base);
+        let now = self.b.ins().iadd_imm_s(base, 4 * cyc as i64);
+        let end = self.b.ins().iadd_imm_s(now, 4 * admit as i64);
+        let horizon = self.b.use_var(self.horizon);
+        let mut fits = self.b.ins().icmp(IntCC::UnsignedLessThan, end, horizon);
+        if self.sub_called {
+            // Never after a callback that ended the run.
+            let stop = self.b.use_var(self.stop);
+            let on = self.b.ins().bxor_imm_u(stop, 1);
+            fits = self.b.ins().band(fits, on);
+        }
+        let go = self.b.create_block();
+        let out = self.b.create_block();
+        self.b.ins().brif(fits, go, &[], out, &[]);
+        self.b.switch_to_block(out);
+        let pc = self.c16(target);
+        self.exit_to(pc, cyc, false);
+        self.b.switch_to_block(go);
+        self.b.def_var(self.base, now);
+        self.b.ins().jump(blk, &[]);
+    }
+
+    /// Leave for `t`, `cyc` M-cycles after the run's start.
+    fn leave(&mut self, t: Target, cyc: u32) {
+        match t {
+            Target::Const(pc) => self.goto(pc, cyc),
+            Target::Dyn(pc) => self.exit(pc, cyc),
+        }
+    }
+
+    /// A branch: taken (to what `taken` returns) or not taken (fall through
+    /// to the next instruction). `cond` is an i8 0/1; `taken` emits the
+    /// taken path's extra cycles and accesses and returns its PC.
+    fn branch(&mut self, cond: Value, taken: impl FnOnce(&mut Self) -> Target) {
         let yes = self.b.create_block();
         let no = self.b.create_block();
         self.b.ins().brif(cond, yes, &[], no, &[]);
         let (cyc, pc) = (self.cyc, self.pc);
         self.b.switch_to_block(yes);
         let target = taken(self);
-        self.exit(target, self.cyc);
+        self.leave(target, self.cyc);
         self.b.switch_to_block(no);
         self.cyc = cyc;
-        let pc = self.c16(pc);
-        self.exit(pc, cyc);
+        self.goto(pc, cyc);
     }
 
     /// A jump, call or relative jump: always `taken` when `always`, else
     /// on the condition in bits 3-4 of `op` ([`Self::branch`]).
-    fn jump(&mut self, always: bool, op: u8, taken: impl FnOnce(&mut Self) -> Value) {
+    fn jump(&mut self, always: bool, op: u8, taken: impl FnOnce(&mut Self) -> Target) {
         if always {
             let t = taken(self);
-            self.exit(t, self.cyc);
+            self.leave(t, self.cyc);
         } else {
             let c = self.cond(op >> 3);
             self.branch(c, taken);
@@ -1152,7 +1540,7 @@ impl<'a> Emitter<'a> {
                 let target = self.pc.wrapping_add(e as i16 as u16);
                 let taken = move |s: &mut Self| {
                     s.idle();
-                    s.c16(target)
+                    Target::Const(target)
                 };
                 self.jump(op == 0x18, op, taken);
             }
@@ -1160,7 +1548,7 @@ impl<'a> Emitter<'a> {
                 let target = self.imm16();
                 let taken = move |s: &mut Self| {
                     s.idle();
-                    s.c16(target)
+                    Target::Const(target)
                 };
                 self.jump(op == 0xC3, op, taken);
             }
@@ -1174,7 +1562,7 @@ impl<'a> Emitter<'a> {
                 let taken = move |s: &mut Self| {
                     let r = s.c16(ret);
                     s.push16(r);
-                    s.c16(target)
+                    Target::Const(target)
                 };
                 self.jump(op == 0xCD, op, taken);
             }
@@ -1189,14 +1577,13 @@ impl<'a> Emitter<'a> {
                 self.branch(c, |s| {
                     let pc = s.pop16();
                     s.idle();
-                    pc
+                    Target::Dyn(pc)
                 });
             }
             0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
                 let r = self.c16(self.pc);
                 self.push16(r);
-                let t = self.c16((op & 0x38) as u16);
-                self.exit(t, self.cyc);
+                self.goto((op & 0x38) as u16, self.cyc);
             }
             _ => unreachable!("declined opcode {op:#04x} in a block"),
         }
