@@ -407,7 +407,9 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "emurust's LY wrapped to 0 in line 153 and before its mode 2 of line 0 answered "
             "as PyBoy answers it (LY: 153; STAT: mode 1 and the LY=LYC flag of LY = 153, "
             "the other bits as read; at least one read answered so), reaches PyBoy's state "
-            "with the comparison and the exceptions of the re-run's own entry"
+            "with the comparison and the exceptions of the re-run's own entry; not where "
+            "pyboy-line-153-ly-terminal's proof explains the point (the line-153 deviation "
+            "alone)"
         ),
         evidence=(
             "The two deviations the re-runs combine are each shown on their own: PyBoy "

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from emurust._gameboy import GameBoy
+from emurust.verify.allowlist.line153 import ly153_dead_stack_proof
 from emurust.verify.allowlist.point import MEMORY_REGIONS, TIME_DRIVEN_IO, Diff, Point, dead_stack
 from emurust.verify.allowlist.replays import (
     FIRST_VBLANK_EARLY,
@@ -274,12 +275,14 @@ def line153_replay_proof(
     """The re-runs of pyboy-reads-8-cycles-late-terminal and then of
     pyboy-lcd-enable-4-cycles-terminal with PyBoy's answers to the STAT and LY reads made
     where PyBoy is still in line 153 (:class:`PyBoyLine153`, at least one read answered
-    so)."""
+    so); not where pyboy-line-153-ly-terminal's own proof explains the point."""
     regions = {str(d["region"]) for d in diffs}
     if not regions <= {"registers", "clock", "io"} | MEMORY_REGIONS:
         return None
     if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
         return None
+    if ly153_dead_stack_proof(point, diffs) is not None:
+        return None  # the line-153 deviation alone explains it: pyboy-line-153-ly-terminal's
     answered: list[int] = []
 
     def replay(start: GameBoy, target: int, vblank_lag: int) -> tuple[GameBoy, int] | None:
