@@ -1015,6 +1015,145 @@ def test_read_lag_irq_proof_does_not_hide_a_cpu_fault() -> None:
     assert all(r.name != READ_LAG_IRQ for r in result.resyncs)
 
 
+LINE153_REPLAYED = "pyboy-line-153-reads-replayed-terminal"
+
+
+def test_line_153_reads_replayed_proof_ucity_frame_5(shared_roms: Path) -> None:
+    """µCity (CGB, double speed) from PyBoy's state at its frame 200, seed 0,
+    resynchronizing: at frame 5 its STAT-polled VRAM copy (ldh a,($41); bit 1,a; jr nz)
+    ends the frame one poll turn behind in PyBoy, with the VBlank interrupt taken in
+    another instruction of the copy (issue 38's frame-5 divergence). PyBoy reads STAT 8
+    CPU T-cycles early, which in double speed are 4 dots: emurust re-run with its PPU 4
+    dots and its timer 8 T-cycles late has PyBoy's state but for A, the last STAT read,
+    made where PyBoy is still in line 153 (its LY 153, mode 1: 0x81; emurust 0x84). The
+    PPU moved 8 dots (the DMG's figure taken as dots) does not reach PyBoy's state; PyBoy's
+    answer to that read does. Before 2026-11-29 this frame was an unexplained failure."""
+    path = _rom(shared_roms, "homebrew", "ucity", "ucity.gbc")
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+
+    def run(entries: list[allowlist.AllowlistEntry]) -> lockstep.LockstepResult:
+        return lockstep.run_lockstep(
+            path,
+            frames=6,
+            seed=0,
+            resync=True,
+            max_failures=5,
+            allowlist=entries,
+            cgb_from_frame=200,
+        )
+
+    result = run(_capturing(LINE153_REPLAYED, seen))
+    at5 = [r for r in result.resyncs if r.frame == 5]
+    assert [(r.kind, r.name) for r in at5] == [("pyboy-deviation", LINE153_REPLAYED)], (
+        result.summary()
+    )
+    assert "its PPU 4 dots and its timer's system counter 8 T-cycles late" in at5[0].detail
+    assert "17 STAT/LY read(s) made where PyBoy is still in line 153" in at5[0].detail
+    assert not result.failures, result.summary()
+    point, diffs = next((p, d) for p, d in seen if p.frame == 5)
+    assert {d["region"] for d in diffs} >= {"registers", "vram", "wram"}
+    assert {"region": "vram", "addr": 0x8438, "emurust": 0xE7, "pyboy": 0xFF} in diffs
+    start, real = point.emurust_start, point.pyboy_diffs
+    assert start is not None
+    assert real is not None
+    assert replays.double_speed(start())
+    # The read lag alone (4 dots in double speed) leaves exactly A: the line-153 read.
+    assert proofs.read_lag_proof(point, diffs) is None
+    replay = replays.read_lag_replay(start(), point.pyboy_cycles, 8)
+    assert replay is not None
+    left = [d for d in real(replay[0]) if d["region"] != "io"]
+    assert [(d["region"], d["addr"], d["emurust"], d["pyboy"]) for d in left] == [
+        ("registers", "a", 0x84, 0x81)
+    ]
+    # The DMG's 8 T-cycles taken as 8 dots do not reach PyBoy's state.
+    gb = start()
+    assert gb._test_shift_ppu(8, gb.cycles)
+    assert gb._test_shift_timer(8)
+    while gb.cycles < point.pyboy_cycles:
+        gb._step_to_cycle(gb.cycles + 1)
+    assert gb.cycles != point.pyboy_cycles or any(
+        d["region"] != "io" and d["addr"] != "a" for d in real(gb)
+    )
+    # Every STAT read after emurust's LY wrapped to 0 in line 153 (0x85: mode 1, LY = LYC
+    # = 0; PyBoy 0x81, its LY 153) and the last one (0x84, emurust's mode 0 before line 0's
+    # mode 2) is answered as PyBoy's.
+    answers = replays.PyBoyLine153()
+    answered = replays.read_lag_replay(start(), point.pyboy_cycles, 8, 0, answers)
+    assert answered is not None
+    assert answers.rewritten == 17
+    assert not [d for d in real(answered[0]) if d["region"] != "io"]
+    assert proofs.line153_replay_proof(point, diffs) is not None
+    # Strict: a memory difference the re-run does not reproduce is not proven.
+    wrong: allowlist.Diff = {"region": "wram", "addr": 0xC000, "emurust": 0, "pyboy": 1}
+    point.pyboy_diffs = lambda gb: [*real(gb), wrong]
+    assert proofs.line153_replay_proof(point, diffs) is None
+    # Without the entry the same frame is a failure.
+    result = run(_without(LINE153_REPLAYED))
+    at5 = [r for r in result.resyncs if r.frame == 5]
+    assert [(r.kind, r.name) for r in at5] == [("failure", "unexplained")], result.summary()
+
+
+def test_line153_replay_proof_does_not_hide_a_cpu_fault() -> None:
+    """A broken CPU (ADC without the carry-in's half carry) is not explained away by
+    moving the PPU and timer and answering line-153 STAT reads as PyBoy does."""
+    data, _, _ = rom()
+    expected = fault_frame(data)
+    seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
+    result = lockstep.run_lockstep(
+        data,
+        frames=expected + 2,
+        fault="adc_half_carry",
+        inputs={},
+        resync=True,
+        max_failures=5,
+        allowlist=_capturing(LINE153_REPLAYED, seen),
+    )
+    assert [d.frame for d in result.failures][:1] == [expected], result.summary()
+    assert any(p.frame == expected for p, _ in seen)
+    assert all(r.name != LINE153_REPLAYED for r in result.resyncs)
+
+
+def test_ppu_dots_follow_the_speed(shared_roms: Path) -> None:
+    """The read-lag replays move the PPU by CPU T-cycles converted to dots: the same on a
+    DMG and a CGB in single speed, half in double speed (µCity switches to double speed
+    at its start)."""
+    data, _, _ = rom()
+    dmg = emurust.GameBoy(data)
+    assert not replays.double_speed(dmg)
+    assert replays.ppu_dots(dmg, 8) == 8
+    path = _rom(shared_roms, "homebrew", "ucity", "ucity.gbc")
+    gb = emurust.GameBoy(path, model="cgb")
+    assert not replays.double_speed(gb)
+    assert replays.ppu_dots(gb, 8) == 8
+    gb.tick(60, render=False)
+    assert replays.double_speed(gb)
+    assert replays.ppu_dots(gb, 8) == 4
+
+
+def test_ppu_shift_aid_in_double_speed(shared_roms: Path) -> None:
+    """``_test_shift_ppu`` takes a CPU clock and moves the PPU by dots: on a CGB in double
+    speed, where the PPU's dot clock falls behind the CPU's by a frame every frame, a shift
+    60 frames after power-on is accepted (it was refused before 2026-11-29, which left the
+    late-line and read-lag proofs unable to run there) and 40 dots move the next LY change
+    80 CPU T-cycles later (to the instruction boundary after it)."""
+    path = _rom(shared_roms, "homebrew", "ucity", "ucity.gbc")
+    gb = emurust.GameBoy(path, model="cgb")
+    gb.tick(60, render=False)
+    assert replays.double_speed(gb)
+    start = gb.save_state()
+
+    def next_line(gb: emurust.GameBoy) -> int:
+        ly = gb.memory[0xFF44]
+        while gb.memory[0xFF44] == ly:
+            gb._step_to_cycle(gb.cycles + 1)
+        return gb.cycles
+
+    plain = next_line(gb)
+    gb.load_state(start)
+    assert gb._test_shift_ppu(40, gb.cycles)
+    assert 80 <= next_line(gb) - plain <= 80 + 24
+
+
 def test_timer_shift_aid_follows_the_state_layout(rom: bytes) -> None:
     """``_test_shift_timer`` finds the timer section of a save state: a shift of 256
     T-cycles makes DIV read one step less; a shift outside 0..=256 is refused."""

@@ -869,17 +869,23 @@ impl PyGameBoy {
     }
 
     /// Test-only: moves the PPU's line timing (the clocks of its current
-    /// line's start and of its next event) by `delta` T-cycles, through a
-    /// save state of this machine. False, the machine unchanged, when the
-    /// line start is not between a frame before `now` and `now + 8` or the
-    /// next event not between the line start and a frame after `now`. The
-    /// lockstep harness's proof that PyBoy starts lines 4 T-cycles late
-    /// after an LCD enable (emurust.verify.allowlist) uses it.
+    /// line's start and of its next event) by `delta` dots (T-cycles but in
+    /// a CGB's double speed), through a save state of this machine. False,
+    /// the machine unchanged, when the line start is not between a frame
+    /// before `now` and `now + 8` or the next event not between the line
+    /// start and a frame after `now`; `now` is a CPU clock (`cycles`), taken
+    /// to the PPU's dot clock first (in double speed the two part at every
+    /// frame). The lockstep harness's proof that PyBoy starts lines 4
+    /// T-cycles late after an LCD enable (emurust.verify.allowlist) uses it.
     /// Only in builds with the cargo feature `testing` (not the release wheel).
     #[cfg(feature = "testing")]
     fn _test_shift_ppu(&mut self, py: Python<'_>, delta: i64, now: u64) -> PyResult<bool> {
+        let dots = self.write(|gb| {
+            let (core, _, _) = gb.parts_mut();
+            core.hw.dots_at(now)
+        })?;
         let edited = self.edit_state(py, |state| {
-            testing::shift_ppu_timing(state, delta, now).map(|s| (s, ()))
+            testing::shift_ppu_timing(state, delta, dots).map(|s| (s, ()))
         })?;
         Ok(edited.is_some())
     }

@@ -12,6 +12,7 @@ from emurust.verify.allowlist.proofs import (
     ei_halt_proof,
     first_vblank_early_proof,
     lcd_enable_late_proof,
+    line153_replay_proof,
     read_lag_irq_proof,
     read_lag_lcd_off_proof,
     read_lag_proof,
@@ -356,7 +357,8 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
             "memory and I/O, and emurust re-run from the last matching point, its LCD on "
             "at every step, with "
             "its PPU's line timing and its timer's system counter moved 8 T-cycles late "
-            "(GameBoy._test_shift_ppu, GameBoy._test_shift_timer), and failing that with the "
+            "(GameBoy._test_shift_ppu, GameBoy._test_shift_timer; 8 CPU T-cycles, so the "
+            "PPU 4 dots, on a CGB in double speed), and failing that with the "
             "starts of lines 144-153 (LY changes to 144..153) 4 T-cycles later still, at "
             "least one of them delayed so (as pyboy-vblank-ly-late-terminal), reaches "
             "PyBoy's state at "
@@ -390,6 +392,47 @@ DEFAULT_ALLOWLIST: tuple[AllowlistEntry, ...] = (
         ),
         rule=never,
         prove=read_lag_proof,
+    ),
+    AllowlistEntry(
+        name="pyboy-line-153-reads-replayed-terminal",
+        masks=(
+            "nothing: a terminal entry, tried after pyboy-reads-8-cycles-late-terminal. The "
+            "run stops (status allowlisted) when the only differences are registers, the "
+            "clock, memory and I/O, and emurust re-run from the last matching point as "
+            "pyboy-reads-8-cycles-late-terminal's proof re-runs it (PPU line timing and "
+            "timer system counter 8 T-cycles late, the PPU 4 dots in double speed; then "
+            "with the late VBlank lines), or failing that as "
+            "pyboy-lcd-enable-4-cycles-terminal's (line starts seen 4 dots late), with "
+            "every STAT or LY read into A (ldh a,(n), ld a,($ff00+c), ld a,(nn)) made after "
+            "emurust's LY wrapped to 0 in line 153 and before its mode 2 of line 0 answered "
+            "as PyBoy answers it (LY: 153; STAT: mode 1 and the LY=LYC flag of LY = 153, "
+            "the other bits as read; at least one read answered so), reaches PyBoy's state "
+            "with the comparison and the exceptions of the re-run's own entry; not where "
+            "pyboy-line-153-ly-terminal's proof explains the point (the line-153 deviation "
+            "alone)"
+        ),
+        evidence=(
+            "The two deviations the re-runs combine are each shown on their own: PyBoy "
+            "2.8.1 reads I/O registers 8 T-cycles early (pyboy-reads-8-cycles-late-"
+            "terminal's evidence; in double speed 8 CPU T-cycles are 4 dots: its LDH_F0 "
+            "reads after 4 T-cycles and LD_F2 at once, pyboy/core/opcodes.py, and its LCD "
+            "counts the CPU's cycles halved, pyboy/core/lcd.py LCD.tick) or starts its lines "
+            "4 dots late after an LCD enable (pyboy-lcd-enable-4-cycles-terminal's), and it "
+            "holds LY = 153 and mode 1 for the whole of line 153, its LY=LYC flag computed "
+            "from 153, until its line 0 starts with mode 2 (pyboy/core/lcd.py, LCD.tick; "
+            "pyboy-line-153-ly-terminal's evidence, gbmicrotest line_153_ly_b/c/d/f). "
+            "Seen in µCity (cgb_from_frame=200, seed 0, double speed): at frame 5 its "
+            "STAT-polled VRAM copy (ldh a,($41); bit 1,a; jr nz) takes the VBlank interrupt "
+            "in another instruction and ends the frame one poll turn behind in PyBoy; the "
+            "read-lag re-run makes every STAT read of the frame at PyBoy's clock and PC "
+            "with PyBoy's mode, and its reads after LY wrapped in line 153 differ only in "
+            "the LY=LYC flag (0x85, PyBoy 0x81) and the last, before line 0's mode 2, in "
+            "the mode (0x84); frames 413 and 483 (the first frames after an LCD enable) "
+            "end the same way, frames 156 and 512 with an LY poll that reads 0 where PyBoy "
+            "reads 153"
+        ),
+        rule=never,
+        prove=line153_replay_proof,
     ),
     AllowlistEntry(
         name="pyboy-lcd-enable-vblank-early-terminal",

@@ -9,13 +9,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from emurust._gameboy import GameBoy
+from emurust.verify.allowlist.line153 import ly153_dead_stack_proof
 from emurust.verify.allowlist.point import MEMORY_REGIONS, TIME_DRIVEN_IO, Diff, Point, dead_stack
 from emurust.verify.allowlist.replays import (
     FIRST_VBLANK_EARLY,
     PYBOY_READ_LAG,
+    PyBoyLine153,
     ei_halt_replay,
     first_vblank_early_replay,
     late_line_replay,
+    ppu_dots,
     read_lag_irq_replay,
     read_lag_lcd_off_replay,
     read_lag_replay,
@@ -41,7 +44,12 @@ def vblank_late_proof(point: Point, diffs: list[Diff]) -> str | None:
 
 
 def _late_replay_proof(
-    point: Point, diffs: list[Diff], *, pyboy_window: bool, vblank_lag: int = 0
+    point: Point,
+    diffs: list[Diff],
+    *,
+    pyboy_window: bool,
+    vblank_lag: int = 0,
+    line153: bool = False,
 ) -> str | None:
     regions = {str(d["region"]) for d in diffs}
     if not regions <= {"registers", "clock", "io"} | MEMORY_REGIONS:
@@ -51,17 +59,20 @@ def _late_replay_proof(
     # At PyBoy's clock, or 4 T-cycles before it when PyBoy has also serviced an interrupt
     # 4 T-cycles late (pyboy-late-interrupt-4-cycles) since the last matching point.
     for lag in (0, 4):
+        answers = PyBoyLine153() if line153 else None
         replay = late_line_replay(
             point.emurust_start(),
             point.pyboy_cycles - lag,
             pyboy_window=pyboy_window,
             vblank_lag=vblank_lag,
+            line153=answers,
         )
         if (
             replay is None
             or not replay.delayed
             or (pyboy_window and not replay.forced)
             or (vblank_lag and not replay.vblank_delayed)
+            or (answers is not None and not answers.rewritten)
         ):
             continue
         gb, delayed, changed = replay.gb, replay.delayed, replay.changed
@@ -86,6 +97,11 @@ def _late_replay_proof(
             if vblank_lag
             else ""
         )
+        if answers is not None:
+            window += (
+                f" and {answers.rewritten} STAT/LY read(s) made where PyBoy is still in line "
+                f"153 answered as PyBoy answers them (LY 153, mode 1),"
+            )
         return (
             f"emurust re-run from the last matching point with each line start (and mode 0 "
             f"start on plain lines) seen 4 T-cycles late, as PyBoy's after an LCD enable,"
@@ -251,6 +267,50 @@ def read_lag_proof(point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_L
         f"{vblank} reaches PyBoy's state at {when}: registers, VRAM, OAM and memory "
         f"equal (stack bytes below SP and LY/STAT aside, DIV one step behind at most)"
     )
+
+
+def line153_replay_proof(
+    point: Point, diffs: list[Diff], read_lag: int = PYBOY_READ_LAG
+) -> str | None:
+    """The re-runs of pyboy-reads-8-cycles-late-terminal and then of
+    pyboy-lcd-enable-4-cycles-terminal with PyBoy's answers to the STAT and LY reads made
+    where PyBoy is still in line 153 (:class:`PyBoyLine153`, at least one read answered
+    so); not where pyboy-line-153-ly-terminal's own proof explains the point."""
+    regions = {str(d["region"]) for d in diffs}
+    if not regions <= {"registers", "clock", "io"} | MEMORY_REGIONS:
+        return None
+    if point.emurust_start is None or point.pyboy_diffs is None or not point.pyboy_cycles:
+        return None
+    if ly153_dead_stack_proof(point, diffs) is not None:
+        return None  # the line-153 deviation alone explains it: pyboy-line-153-ly-terminal's
+    answered: list[int] = []
+
+    def replay(start: GameBoy, target: int, vblank_lag: int) -> tuple[GameBoy, int] | None:
+        answers = PyBoyLine153()
+        result = read_lag_replay(start, target, read_lag, vblank_lag, answers)
+        answered.append(answers.rewritten)
+        return None if result is None or not answers.rewritten else result
+
+    found = _read_lag_search(point, replay)
+    if found is not None:
+        when, vblank_lag, delayed = found
+        dots = ppu_dots(point.emurust_start(), read_lag)
+        vblank = (
+            f", the starts of lines 144-153 {vblank_lag} T-cycles later still, as in "
+            f"pyboy-vblank-ly-late-terminal ({delayed} of them delayed so),"
+            if vblank_lag
+            else ""
+        )
+        return (
+            f"emurust re-run from the last matching point with its PPU {dots} dots and its "
+            f"timer's system counter {read_lag} T-cycles late, as PyBoy's program sees them "
+            f"(it reads {read_lag} CPU T-cycles early){vblank} and {answered[-1]} STAT/LY "
+            f"read(s) made where PyBoy is still in line 153 answered as PyBoy answers them "
+            f"(LY 153, mode 1) reaches PyBoy's state at {when}: registers, VRAM, OAM and "
+            f"memory equal (stack bytes below SP and LY/STAT aside, DIV one step behind at "
+            f"most)"
+        )
+    return _late_replay_proof(point, diffs, pyboy_window=False, line153=True)
 
 
 def _read_lag_search(

@@ -41,6 +41,54 @@ def _require_test_aids() -> None:
         )
 
 
+class PyBoyLine153:
+    """PyBoy 2.8.1's answers to the STAT and LY reads a re-run makes where PyBoy is still
+    in line 153: after emurust's LY wrapped to 0 in line 153 (LY 0 in STAT mode 1) and
+    before its mode 2 of line 0 (the mode 0 between them included). PyBoy holds LY = 153
+    and mode 1 there until its line 0 starts with mode 2 (pyboy/core/lcd.py, LCD.tick;
+    pyboy-line-153-ly-terminal), so after a step that loaded LY into A (ldh a,($44),
+    ld a,($ff00+c) with C = $44, ld a,($ff44)) A is set to 153, and after one that loaded
+    STAT, to the value read with mode 1 and the LY=LYC flag of LY = 153 (the other bits as
+    read). The replays call :meth:`before` and :meth:`after` around each final step;
+    ``rewritten`` counts the reads answered so."""
+
+    def __init__(self) -> None:
+        self.rewritten = 0
+        self._window = False
+        self._read: tuple[int, int] | None = None  # (register read, PC after the read)
+
+    def before(self, gb: GameBoy) -> None:
+        """Notes whether the instruction at PC loads STAT or LY into A."""
+        regs = gb.registers
+        pc = regs["pc"]
+        code = gb.memory[pc : pc + 3]
+        if code[0] == 0xF0:
+            addr, length = 0xFF00 | code[1], 2
+        elif code[0] == 0xF2:
+            addr, length = 0xFF00 | regs["c"], 1
+        elif code[0] == 0xFA:
+            addr, length = code[1] | code[2] << 8, 3
+        else:
+            addr, length = 0, 0
+        self._read = (addr, (pc + length) & 0xFFFF) if addr in (0xFF41, 0xFF44) else None
+
+    def after(self, gb: GameBoy) -> None:
+        """Rewrites A if the step just made read STAT or LY in PyBoy's line 153."""
+        stat, ly = gb.memory[0xFF41], gb.memory[0xFF44]
+        mode = stat & 3
+        on = bool(gb.memory[0xFF40] & 0x80)
+        self._window = on and ly == 0 and (mode == 1 or (mode == 0 and self._window))
+        read, self._read = self._read, None
+        if read is None or not self._window or gb.registers["pc"] != read[1]:
+            return
+        a = gb.registers["a"]
+        lyc_153 = 0x04 if gb.memory[0xFF45] == 153 else 0
+        want = 153 if read[0] == 0xFF44 else (a & 0xF8) | 0x01 | lyc_153
+        if want != a:
+            gb._set_register("a", want)
+            self.rewritten += 1
+
+
 @dataclass
 class Replay:
     """What :func:`late_line_replay` did."""
@@ -58,7 +106,12 @@ class Replay:
 
 
 def late_line_replay(
-    gb: GameBoy, target: int, *, pyboy_window: bool = False, vblank_lag: int = 0
+    gb: GameBoy,
+    target: int,
+    *,
+    pyboy_window: bool = False,
+    vblank_lag: int = 0,
+    line153: PyBoyLine153 | None = None,
 ) -> Replay | None:
     """Runs ``gb`` to ``target`` as PyBoy's PPU behaves after an LCD enable: a step
     (instruction, interrupt dispatch or halted step) during which a line starts (LY
@@ -73,7 +126,9 @@ def late_line_replay(
     number of VBlank line starts delayed by more (:class:`Replay`); None if the machine
     has no instruction boundary at ``target`` or its state cannot be edited.
     ``vblank_lag`` delays the starts of lines 144-153 (LY changes to 144..153) that many
-    T-cycles more, as PyBoy's LY advances with its mode-1 transition there."""
+    T-cycles more, as PyBoy's LY advances with its mode-1 transition there. With
+    ``line153`` the STAT and LY reads made where PyBoy is still in line 153 get PyBoy's
+    answers (:class:`PyBoyLine153`)."""
     _require_test_aids()
     delayed: list[int] = []
     changed: list[int] = []
@@ -81,6 +136,9 @@ def late_line_replay(
     vblank_delayed = 0
     late = 0  # the PPU runs this many T-cycles late until the delayed event has happened
     while gb.cycles < target:
+        if line153 is not None:
+            line153.after(gb)
+            line153.before(gb)
         ly, mode = gb.memory[0xFF44], gb.memory[0xFF41] & 3
         on = gb.memory[0xFF40] & 0x80
         if pyboy_window:
@@ -113,6 +171,8 @@ def late_line_replay(
         if not gb._test_shift_ppu(-late, gb.cycles):
             return None
         late = 0
+    if line153 is not None:
+        line153.after(gb)
     if gb.cycles != target:
         return None
     return Replay(gb, delayed, changed, forced, vblank_delayed)
@@ -238,43 +298,74 @@ def ei_halt_replay(gb: GameBoy, target: int) -> tuple[GameBoy, int] | None:
 PYBOY_READ_LAG = 8
 
 
+def double_speed(gb: GameBoy) -> bool:
+    """Whether ``gb`` is a CGB running in double speed (KEY1 bit 7; a DMG, or a CGB in DMG
+    compatibility mode, always runs in single speed)."""
+    return gb.cgb_mode and bool(gb.memory[0xFF4D] & 0x80)
+
+
+def ppu_dots(gb: GameBoy, cycles: int) -> int:
+    """``cycles`` CPU T-cycles as PPU dots: the same in single speed, half in double speed,
+    where the CPU's clock (4 T-cycles an M-cycle in both speeds) runs at twice the PPU's
+    dot rate. The PPU test aid (``GameBoy._test_shift_ppu``) moves the PPU's line timing in
+    dots."""
+    return cycles >> 1 if double_speed(gb) else cycles
+
+
 def read_lag_replay(
-    gb: GameBoy, target: int, read_lag: int, vblank_lag: int = 0
+    gb: GameBoy,
+    target: int,
+    read_lag: int,
+    vblank_lag: int = 0,
+    line153: PyBoyLine153 | None = None,
 ) -> tuple[GameBoy, int] | None:
     """``gb`` (a scratch machine at the last matching point, LCD on) with its PPU's line
     timing and its timer's system counter moved ``read_lag`` T-cycles late
     (``GameBoy._test_shift_ppu``, ``GameBoy._test_shift_timer``), run by single steps to
     ``target``, with the starts of lines 144-153 ``vblank_lag`` T-cycles later still
-    (:func:`_read_lag_vblank_replay`); with the number of line starts so delayed. None
-    when the LCD is off at any step (a switch-on restarts the PPU: the first frame after
-    it is pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the
-    machine has no instruction boundary at ``target``."""
+    (:func:`_read_lag_vblank_replay`); with the number of line starts so delayed. In
+    double speed the PPU is moved ``read_lag`` CPU T-cycles, half as many dots
+    (:func:`ppu_dots`). With ``line153`` the STAT and LY reads made where PyBoy is still in
+    line 153 get PyBoy's answers (:class:`PyBoyLine153`). None when the LCD is off at any
+    step (a switch-on restarts the PPU: the first frame after it is
+    pyboy-lcd-enable-4-cycles-terminal's), the state cannot be edited or the machine has no
+    instruction boundary at ``target``."""
     _require_test_aids()
     if not gb.memory[0xFF40] & 0x80:
         return None
-    if not gb._test_shift_ppu(read_lag, gb.cycles) or not gb._test_shift_timer(read_lag):
+    lag = ppu_dots(gb, read_lag)
+    if not gb._test_shift_ppu(lag, gb.cycles) or not gb._test_shift_timer(read_lag):
         return None
     if vblank_lag:
-        delayed = _read_lag_vblank_replay(gb, target, vblank_lag)
+        delayed = _read_lag_vblank_replay(gb, target, vblank_lag, line153)
         return None if delayed is None else (gb, delayed)
     while gb.cycles < target:
         start = gb.cycles
+        if line153 is not None:
+            line153.before(gb)
         gb._step_to_cycle(start + 1)
         if gb.cycles == start or not gb.memory[0xFF40] & 0x80:
             return None
+        if line153 is not None:
+            line153.after(gb)
     return (gb, 0) if gb.cycles == target else None
 
 
-def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | None:
+def _read_lag_vblank_replay(
+    gb: GameBoy, target: int, vblank_lag: int, line153: PyBoyLine153 | None = None
+) -> int | None:
     """Runs ``gb`` to ``target`` by single steps, re-running each step in which LY changes
     to 144..153 with the PPU's line timing ``vblank_lag`` T-cycles later (put back once LY
     has changed), as PyBoy advances LY with its mode-1 transition there
     (pyboy-vblank-ly-late-terminal). Returns how many line starts were delayed; None if
     the LCD is off after a step, ``gb`` has no instruction boundary at ``target`` or its
-    state cannot be edited."""
+    state cannot be edited. ``line153``: as in :func:`read_lag_replay`."""
     delayed = 0
     late = False
     while gb.cycles < target:
+        if line153 is not None:
+            line153.after(gb)
+            line153.before(gb)
         ly = gb.memory[0xFF44]
         before = gb.save_state()
         start = gb.cycles
@@ -294,6 +385,8 @@ def _read_lag_vblank_replay(gb: GameBoy, target: int, vblank_lag: int) -> int | 
             if not gb._test_shift_ppu(-vblank_lag, gb.cycles):
                 return None
             late = False
+    if line153 is not None:
+        line153.after(gb)
     return delayed if gb.cycles == target else None
 
 
