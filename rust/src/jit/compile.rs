@@ -216,7 +216,7 @@ fn supported(op: u8) -> bool {
 fn decode(bank: &[u8; 0x4000], pc: u16) -> Vec<Inst> {
     let mut out = Vec::new();
     let mut at = (pc & 0x3FFF) as usize;
-    while out.len() < MAX_INSTRUCTIONS {
+    while out.len() < MAX_INSTRUCTIONS && at < 0x4000 {
         let op = bank[at];
         let len = instruction_length(op) as usize;
         if at + len > 0x4000 || !supported(op) {
