@@ -330,6 +330,9 @@ pub fn run_block<H: JitHost>(
 const UNTRIED: usize = 0;
 const DECLINED: usize = 1;
 
+/// Looks for a block at a ROM offset before it is compiled.
+pub const HOT: u8 = 32;
+
 /// Compiles per work-RAM address: then code there that matches none of
 /// its versions is left to the interpreter (code rewritten all the time,
 /// such as a test ROM's instruction under test).
@@ -344,12 +347,19 @@ pub struct JitCode {
     /// Per ROM offset: [`UNTRIED`], [`DECLINED`] or the address of a
     /// leaked `Block` (owned by `blocks`).
     slots: Box<[AtomicUsize]>,
+    /// Per ROM offset: how often the engine looked for a block there before
+    /// one was compiled (up to [`HOT`]: code run only a few times, such as
+    /// a game's start-up, is left to the interpreter; compiling costs about
+    /// what a thousand interpreted runs do).
+    heat: Box<[std::sync::atomic::AtomicU8]>,
     /// The same per work-RAM address (0xC000 at 0), the block's code
     /// checked against work RAM before each run ([`JitCode::wram_block`]).
     wram_slots: Box<[AtomicUsize]>,
     /// Compiles per work-RAM address (code that keeps changing is left to
     /// the interpreter after [`WRAM_TRIES`]).
     wram_tries: Box<[std::sync::atomic::AtomicU8]>,
+    /// As `heat`, per work-RAM address.
+    wram_heat: Box<[std::sync::atomic::AtomicU8]>,
     inner: Mutex<Inner>,
 }
 
@@ -397,8 +407,14 @@ impl JitCode {
         let (module, compiler) = compile::Compiler::new()?;
         Some(JitCode {
             slots: (0..rom_len).map(|_| AtomicUsize::new(UNTRIED)).collect(),
+            heat: (0..rom_len)
+                .map(|_| std::sync::atomic::AtomicU8::new(0))
+                .collect(),
             wram_slots: (0..0x2000).map(|_| AtomicUsize::new(UNTRIED)).collect(),
             wram_tries: (0..0x2000)
+                .map(|_| std::sync::atomic::AtomicU8::new(0))
+                .collect(),
+            wram_heat: (0..0x2000)
                 .map(|_| std::sync::atomic::AtomicU8::new(0))
                 .collect(),
             inner: Mutex::new(Inner {
@@ -425,7 +441,18 @@ impl JitCode {
         let slot = self.slots.get(off)?;
         let v = slot.load(Ordering::Acquire);
         match v {
-            UNTRIED => self.compile(off, pc, bank, chain_into, enterable),
+            UNTRIED => {
+                // Not yet hot: the interpreter runs it. (A plain load and
+                // store: a count lost to another thread only delays the
+                // compile.)
+                let heat = &self.heat[off];
+                let h = heat.load(Ordering::Relaxed);
+                if h < HOT {
+                    heat.store(h + 1, Ordering::Relaxed);
+                    return None;
+                }
+                self.compile(off, pc, bank, chain_into, enterable)
+            }
             DECLINED => None,
             // SAFETY: a slot holds either a mark or the address of a
             // `Block` boxed in `inner.blocks`, which only grows and lives
@@ -465,6 +492,14 @@ impl JitCode {
         let head = slot.load(Ordering::Acquire);
         if head == DECLINED {
             return None;
+        }
+        if head == UNTRIED {
+            let heat = &self.wram_heat[i];
+            let h = heat.load(Ordering::Relaxed);
+            if h < HOT {
+                heat.store(h + 1, Ordering::Relaxed);
+                return None;
+            }
         }
         let mut v = head;
         for _ in 0..WRAM_VERSIONS {
