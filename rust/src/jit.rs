@@ -333,6 +333,20 @@ const DECLINED: usize = 1;
 /// Looks for a block at a ROM offset before it is compiled.
 pub const HOT: u8 = 32;
 
+/// Count one more look for a block where none was compiled; whether the
+/// place is hot (looked at [`HOT`] times) and is to be compiled now. A
+/// plain load and store: a count lost to another thread only delays the
+/// compile.
+#[inline(always)]
+fn hot(heat: &std::sync::atomic::AtomicU8) -> bool {
+    let h = heat.load(Ordering::Relaxed);
+    if h < HOT {
+        heat.store(h + 1, Ordering::Relaxed);
+        return false;
+    }
+    true
+}
+
 /// Compiles per work-RAM address: then code there that matches none of
 /// its versions is left to the interpreter (code rewritten all the time,
 /// such as a test ROM's instruction under test).
@@ -441,18 +455,9 @@ impl JitCode {
         let slot = self.slots.get(off)?;
         let v = slot.load(Ordering::Acquire);
         match v {
-            UNTRIED => {
-                // Not yet hot: the interpreter runs it. (A plain load and
-                // store: a count lost to another thread only delays the
-                // compile.)
-                let heat = &self.heat[off];
-                let h = heat.load(Ordering::Relaxed);
-                if h < HOT {
-                    heat.store(h + 1, Ordering::Relaxed);
-                    return None;
-                }
-                self.compile(off, pc, bank, chain_into, enterable)
-            }
+            // Not yet hot: the interpreter runs it.
+            UNTRIED if !hot(&self.heat[off]) => None,
+            UNTRIED => self.compile(off, pc, bank, chain_into, enterable),
             DECLINED => None,
             // SAFETY: a slot holds either a mark or the address of a
             // `Block` boxed in `inner.blocks`, which only grows and lives
@@ -493,13 +498,8 @@ impl JitCode {
         if head == DECLINED {
             return None;
         }
-        if head == UNTRIED {
-            let heat = &self.wram_heat[i];
-            let h = heat.load(Ordering::Relaxed);
-            if h < HOT {
-                heat.store(h + 1, Ordering::Relaxed);
-                return None;
-            }
+        if head == UNTRIED && !hot(&self.wram_heat[i]) {
+            return None;
         }
         let mut v = head;
         for _ in 0..WRAM_VERSIONS {
