@@ -29,12 +29,16 @@
 //! the function's own code ends it after the instruction; a run whose code
 //! was seen to change is kept out of other regions.
 //!
-//! [`JitCtx`] holds the registers and the clock; accesses the compiler
-//! classifies at compile time or with a range check at run time as work RAM
-//! (and its echo; bank 2-7 of a CGB at 0xD000 excepted, `JitCtx::wram_len`)
-//! or HRAM go straight to the RAM block through a raw pointer; every other
-//! access (ROM data, VRAM, OAM, I/O, cartridge RAM and MBC writes, the OAM
-//! bug's IDU cycles, a CGB's upper work RAM banks) calls back into the bus
+//! [`JitCtx`] holds the registers and the clock; reads and writes the
+//! compiler classifies at compile time or with a range check at run time
+//! as work RAM (and its echo) or HRAM go straight to the RAM block through
+//! a raw pointer (0xD000-0xDFFF through a second one, `JitCtx::wram_hi`,
+//! which points at a CGB's bank 2-7 while one is mapped), and reads of ROM
+//! straight to the 16 KiB banks mapped at 0x0000 and 0x4000
+//! (`JitCtx::rom`); the host re-points them after every write it makes
+//! ([`Maps`]: an MBC or SVBK write switches them). Every other access
+//! (VRAM, OAM, I/O, cartridge RAM and MBC writes, the OAM bug's IDU
+//! cycles, ROM while a boot ROM is mapped) calls back into the bus
 //! ([`JitHost`]) with the clock of its M-cycle, so I/O timing is the
 //! interpreter's. When a callback ends the run (a slow write, a read that
 //! raised an interrupt request: `Bus::slow`), the function returns after
@@ -96,9 +100,15 @@ pub struct JitCtx {
     /// [`NO_CHAIN`] where the chained runs do not go (`Chain`).
     rom0: u64,
     romx: u64,
+    /// Work RAM at 0xD000-0xDFFF: the address that work-RAM offsets
+    /// 0x1000-0x1FFF are added to (the RAM block's start, where bank 1
+    /// lives, or a CGB's bank 2-7 less 0x1000). Reloaded after writes.
+    wram_hi: *mut u8,
+    /// The ROM banks mapped at 0x0000 and 0x4000 (16 KiB each), or null
+    /// where reads there go through the host. Reloaded after writes.
+    rom: [*const u8; 2],
     /// How much of work RAM (from 0xC000) the RAM block holds: all of it
-    /// (0x2000), or 0x1000 while a CGB maps bank 2-7 at 0xD000, which the
-    /// blocks then reach through the bus.
+    /// (0x2000), or 0x1000 while `wram_hi` points elsewhere.
     wram_len: u32,
     _pad2: u32,
 }
@@ -118,7 +128,9 @@ pub(crate) mod off {
     pub const SLOTS_LEN: i32 = 80;
     pub const ROM0: i32 = 88;
     pub const ROMX: i32 = 96;
-    pub const WRAM_LEN: i32 = 104;
+    pub const WRAM_HI: i32 = 104;
+    pub const ROM: i32 = 112;
+    pub const WRAM_LEN: i32 = 128;
     /// In [`super::Block`]: its admission in T-cycles.
     pub const BLOCK_ADMIT_T: i32 = 8;
 }
@@ -137,6 +149,8 @@ const _: () = {
     assert!(std::mem::offset_of!(JitCtx, slots_len) == off::SLOTS_LEN as usize);
     assert!(std::mem::offset_of!(JitCtx, rom0) == off::ROM0 as usize);
     assert!(std::mem::offset_of!(JitCtx, romx) == off::ROMX as usize);
+    assert!(std::mem::offset_of!(JitCtx, wram_hi) == off::WRAM_HI as usize);
+    assert!(std::mem::offset_of!(JitCtx, rom) == off::ROM as usize);
     assert!(std::mem::offset_of!(JitCtx, wram_len) == off::WRAM_LEN as usize);
     assert!(std::mem::offset_of!(Block, admit_t) == off::BLOCK_ADMIT_T as usize);
 };
@@ -148,12 +162,31 @@ pub const NO_CHAIN: u64 = 1 << 48;
 /// The RAM block's size the compiled code assumes (work RAM, then HRAM).
 pub const RAM_LEN: usize = 0x2000 + 0x7F;
 
+/// What a compiled block reads and writes directly (everything else goes
+/// through its host).
+#[derive(Debug)]
+pub struct Maps<'a> {
+    /// The RAM block (work RAM at 0, HRAM at 0x2000), [`RAM_LEN`] bytes.
+    pub ram: &'a mut [u8],
+    /// The work RAM bank at 0xD000 (0x1000 bytes) when the RAM block does
+    /// not hold it (a CGB's bank 2-7).
+    pub wram_bank: Option<&'a mut [u8]>,
+    /// The ROM banks mapped at 0x0000 and 0x4000, where each is a whole
+    /// bank of the ROM (reads there have no side effect); `None` sends the
+    /// reads through the host (a boot ROM mapped, a bank past the ROM's
+    /// end).
+    pub rom: [Option<&'a [u8; 0x4000]>; 2],
+}
+
 /// The bus side of a compiled block: the accesses it cannot make itself,
 /// each at the clock `now` (the end of the access's M-cycle, as the bus's
 /// clock stands after its tick), which the access may move.
 pub trait JitHost {
     /// The RAM block (work RAM at 0, HRAM at 0x2000), [`RAM_LEN`] bytes.
     fn ram(&mut self) -> &mut [u8];
+    /// What the block reaches directly: asked when it starts and after
+    /// every write it could not make itself (which may switch banks).
+    fn maps(&mut self) -> Maps<'_>;
     /// A read the block could not classify (`idu`: a read that the OAM bug
     /// sees as one during an increment).
     fn read(&mut self, now: &mut u64, addr: u16, idu: bool) -> u8;
@@ -185,8 +218,27 @@ extern "C" fn write_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32, value: u32) -> u
     // SAFETY: as in `read_cb`.
     let host = unsafe { &mut *(ctx.host as *mut H) };
     host.write(&mut ctx.now, addr as u16, value as u8);
-    ctx.ram = host.ram().as_mut_ptr();
+    ctx.set_maps(host.maps());
     host.ends_run() as u32
+}
+
+impl JitCtx {
+    /// Point the block's direct accesses at `m` (checking the sizes the
+    /// compiled code assumes: it reads and writes at offsets below
+    /// [`RAM_LEN`] from `ram`, 0x1000-0x1FFF from `wram_hi` and below
+    /// 0x4000 from a non-null `rom` bank).
+    fn set_maps(&mut self, m: Maps<'_>) {
+        assert!(m.ram.len() >= RAM_LEN);
+        self.ram = m.ram.as_mut_ptr();
+        (self.wram_hi, self.wram_len) = match m.wram_bank {
+            Some(bank) => {
+                assert!(bank.len() >= 0x1000);
+                (bank.as_mut_ptr().wrapping_sub(0x1000), 0x1000)
+            }
+            None => (self.ram, 0x2000),
+        };
+        self.rom = m.rom.map(|r| r.map_or(std::ptr::null(), |r| r.as_ptr()));
+    }
 }
 
 extern "C" fn idu_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32) -> u32 {
@@ -258,8 +310,6 @@ pub struct Chain {
     pub horizon: u64,
     pub rom0: u64,
     pub romx: u64,
-    /// `JitCtx::wram_len`.
-    pub wram_len: u32,
 }
 
 impl Chain {
@@ -268,7 +318,6 @@ impl Chain {
         horizon: 0,
         rom0: NO_CHAIN,
         romx: NO_CHAIN,
-        wram_len: 0x2000,
     };
 }
 
@@ -283,17 +332,14 @@ pub fn run_block<H: JitHost>(
     chain: Chain,
     host: &mut H,
 ) -> u64 {
-    let ram = host.ram();
-    assert!(ram.len() >= RAM_LEN);
-    let ram = ram.as_mut_ptr();
     let mut ctx = JitCtx {
         regs: regs.r,
         sp: regs.sp,
         pc: regs.pc,
         _pad: 0,
         now,
-        ram,
-        host: host as *mut H as *mut u8,
+        ram: std::ptr::null_mut(),
+        host: std::ptr::null_mut(),
         read: read_cb::<H>,
         write: write_cb::<H>,
         idu: idu_cb::<H>,
@@ -302,12 +348,17 @@ pub fn run_block<H: JitHost>(
         slots_len: code.slots.len() as u64,
         rom0: chain.rom0,
         romx: chain.romx,
-        wram_len: chain.wram_len,
+        wram_hi: std::ptr::null_mut(),
+        rom: [std::ptr::null(); 2],
+        wram_len: 0,
         _pad2: 0,
     };
+    ctx.set_maps(host.maps());
+    ctx.host = host as *mut H as *mut u8;
     // The block reads and writes `ctx` (registers, clock), the RAM block
-    // through `ctx.ram` (in bounds: the compiler only emits accesses at
-    // offsets below RAM_LEN, checked above), reads the slot table through
+    // through `ctx.ram` and `ctx.wram_hi`, reads the ROM banks through
+    // `ctx.rom` (in bounds: the compiler emits accesses at the offsets
+    // `set_maps` checks), reads the slot table through
     // `ctx.slots` (below `ctx.slots_len`, checked) and calls the callbacks,
     // which reach the host through `ctx.host`. `host` is not used here
     // until the blocks return. A block returns null or the address of a
@@ -330,17 +381,19 @@ pub fn run_block<H: JitHost>(
 const UNTRIED: usize = 0;
 const DECLINED: usize = 1;
 
-/// Looks for a block at a ROM offset before it is compiled.
+/// Looks for a block at a ROM offset before it is compiled
+/// (`EMURUST_JIT_HOT=N` sets another count, for measurements that must not
+/// compile in the stretch they time: 0 compiles code the first time).
 pub const HOT: u8 = 32;
 
 /// Count one more look for a block where none was compiled; whether the
-/// place is hot (looked at [`HOT`] times) and is to be compiled now. A
-/// plain load and store: a count lost to another thread only delays the
-/// compile.
+/// place is hot (looked at `threshold` times, [`HOT`]) and is to be
+/// compiled now. A plain load and store: a count lost to another thread
+/// only delays the compile.
 #[inline(always)]
-fn hot(heat: &std::sync::atomic::AtomicU8) -> bool {
+fn hot(heat: &std::sync::atomic::AtomicU8, threshold: u8) -> bool {
     let h = heat.load(Ordering::Relaxed);
-    if h < HOT {
+    if h < threshold {
         heat.store(h + 1, Ordering::Relaxed);
         return false;
     }
@@ -374,6 +427,8 @@ pub struct JitCode {
     wram_tries: Box<[std::sync::atomic::AtomicU8]>,
     /// As `heat`, per work-RAM address.
     wram_heat: Box<[std::sync::atomic::AtomicU8]>,
+    /// [`HOT`], or `EMURUST_JIT_HOT`.
+    hot: u8,
     inner: Mutex<Inner>,
 }
 
@@ -431,6 +486,10 @@ impl JitCode {
             wram_heat: (0..0x2000)
                 .map(|_| std::sync::atomic::AtomicU8::new(0))
                 .collect(),
+            hot: std::env::var("EMURUST_JIT_HOT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(HOT),
             inner: Mutex::new(Inner {
                 module: Some(module),
                 compiler: Some(compiler),
@@ -456,7 +515,7 @@ impl JitCode {
         let v = slot.load(Ordering::Acquire);
         match v {
             // Not yet hot: the interpreter runs it.
-            UNTRIED if !hot(&self.heat[off]) => None,
+            UNTRIED if !hot(&self.heat[off], self.hot) => None,
             UNTRIED => self.compile(off, pc, bank, chain_into, enterable),
             DECLINED => None,
             // SAFETY: a slot holds either a mark or the address of a
@@ -498,7 +557,7 @@ impl JitCode {
         if head == DECLINED {
             return None;
         }
-        if head == UNTRIED && !hot(&self.wram_heat[i]) {
+        if head == UNTRIED && !hot(&self.wram_heat[i], self.hot) {
             return None;
         }
         let mut v = head;

@@ -5,7 +5,8 @@
 //! M-cycle's tick.
 
 use super::Bus;
-use crate::jit::{Chain, JitHost, NO_CHAIN};
+use crate::cgb::WRAM_BANK;
+use crate::jit::{Chain, JitHost, Maps, NO_CHAIN};
 
 impl<const REF: bool, const MODE: u8> Bus<'_, REF, MODE> {
     /// Where this run's blocks may chain (`jit::Chain`): up to `horizon`,
@@ -18,7 +19,6 @@ impl<const REF: bool, const MODE: u8> Bus<'_, REF, MODE> {
             horizon,
             rom0: if rom0 == 0 { 0 } else { NO_CHAIN },
             romx: if romx >= 0x4000 { romx } else { NO_CHAIN },
-            wram_len: if self.hw.wramx != 0 { 0x1000 } else { 0x2000 },
         }
     }
 }
@@ -27,6 +27,29 @@ impl<const REF: bool, const MODE: u8> JitHost for Bus<'_, REF, MODE> {
     #[inline]
     fn ram(&mut self) -> &mut [u8] {
         &mut self.ram[..]
+    }
+
+    fn maps(&mut self) -> Maps<'_> {
+        let hw = &mut *self.hw;
+        // A bank the cartridge maps whole (its reads are `read_rom`'s, no
+        // boot ROM over them).
+        let rom = [0x0000u16, 0x4000].map(|a| {
+            let off = hw.cart.rom_offset(a);
+            if off % 0x4000 != 0 || (a == 0 && hw.boot_end() != 0) {
+                return None;
+            }
+            self.code.bank(off)
+        });
+        let bank = hw.wramx as usize;
+        let wram_bank = match hw.cgb.as_deref_mut() {
+            Some(c) if bank != 0 => c.wram.get_mut(bank * WRAM_BANK..(bank + 1) * WRAM_BANK),
+            _ => None,
+        };
+        Maps {
+            ram: &mut self.ram[..],
+            wram_bank,
+            rom,
+        }
     }
 
     fn read(&mut self, now: &mut u64, addr: u16, idu: bool) -> u8 {

@@ -390,7 +390,8 @@ struct Emitter<'a> {
     region: Vec<(u16, cranelift_codegen::ir::Block, u32)>,
     /// The horizon (`JitCtx::horizon`), loaded once.
     horizon: Variable,
-    /// `JitCtx::wram_len` (i32), loaded once.
+    /// `JitCtx::wram_len` (i32), loaded at the start and after each
+    /// write callback (an SVBK write changes it).
     wram_len: Variable,
     /// Code compiled from work RAM: the offset in work RAM of its first
     /// byte and its length. A write there ends the block after the
@@ -591,6 +592,14 @@ impl<'a> Emitter<'a> {
         self.b.def_var(self.base, base);
         let ram = self.b.ins().load(self.ptr, flags(), self.ctx, off::RAM);
         self.b.def_var(self.ram, ram);
+        if field == off::WRITE {
+            // A write may have mapped another work RAM bank (SVBK).
+            let len = self
+                .b
+                .ins()
+                .load(types::I32, flags(), self.ctx, off::WRAM_LEN);
+            self.b.def_var(self.wram_len, len);
+        }
         r
     }
 
@@ -611,13 +620,15 @@ impl<'a> Emitter<'a> {
     /// Read `addr` in a new M-cycle.
     fn read(&mut self, addr: Addr, idu: bool) -> Value {
         self.cyc += 1;
-        match self.banked_const(addr) {
+        match addr {
             Addr::Const(a) => match a {
+                0x0000..=0x7FFF => {
+                    let a = self.b.ins().iconst(types::I32, a as i64);
+                    self.rom_read(a, idu)
+                }
                 0xC000..=0xFDFF => {
-                    let ram = self.b.use_var(self.ram);
-                    self.b
-                        .ins()
-                        .load(types::I8, flags(), ram, (a & 0x1FFF) as i32)
+                    let (base, i) = self.wram_const(a);
+                    self.b.ins().load(types::I8, flags(), base, i)
                 }
                 0xFF80..=0xFFFE => {
                     let ram = self.b.use_var(self.ram);
@@ -634,6 +645,8 @@ impl<'a> Emitter<'a> {
                 let a = self.addr32(a);
                 let wram = self.b.create_block();
                 let other = self.b.create_block();
+                let rom = self.b.create_block();
+                let high = self.b.create_block();
                 let hram = self.b.create_block();
                 let slow = self.b.create_block();
                 let done = self.b.create_block();
@@ -643,12 +656,16 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
-                self.direct_or(i, slow);
-                let i = self.b.ins().uextend(self.ptr, i);
-                let p = self.ram_at(i);
+                let p = self.wram_ptr(i);
                 let v = self.b.ins().load(types::I8, flags(), p, 0);
                 self.b.ins().jump(done, &[v.into()]);
                 self.b.switch_to_block(other);
+                let in_rom = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, a, 0x8000);
+                self.b.ins().brif(in_rom, rom, &[], high, &[]);
+                self.b.switch_to_block(rom);
+                let v = self.rom_read(a, idu);
+                self.b.ins().jump(done, &[v.into()]);
+                self.b.switch_to_block(high);
                 let i = self.b.ins().iadd_imm_s(a, -0xFF80);
                 let in_hram = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, 0x7F);
                 self.b.ins().brif(in_hram, hram, &[], slow, &[]);
@@ -666,27 +683,69 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// A constant address in the work RAM bank at 0xD000 (or its echo) as
-    /// a computed one: whether the RAM block holds it is known only when
-    /// the block runs (`JitCtx::wram_len`).
-    fn banked_const(&mut self, addr: Addr) -> Addr {
-        match addr {
-            Addr::Const(a) if (0xC000..=0xFDFF).contains(&a) && a & 0x1000 != 0 => {
-                Addr::Dyn(self.c16(a))
-            }
-            a => a,
-        }
+    /// A read of ROM at `a` (i32, below 0x8000): from the bank mapped
+    /// there (`JitCtx::rom`; no side effect, no clock), or through the
+    /// host where that bank is not there to read directly.
+    fn rom_read(&mut self, a: Value, idu: bool) -> Value {
+        let half = self.b.ins().ushr_imm_u(a, 14);
+        let half = self.b.ins().uextend(self.ptr, half);
+        let shift = self.ptr.bytes().trailing_zeros() as i64;
+        let at = self.b.ins().ishl_imm_u(half, shift);
+        let at = self.b.ins().iadd(self.ctx, at);
+        let bank = self.b.ins().load(self.ptr, flags(), at, off::ROM);
+        let direct = self.b.create_block();
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(done, types::I8);
+        self.b.ins().brif(bank, direct, &[], slow, &[]);
+        self.b.switch_to_block(direct);
+        let i = self.b.ins().band_imm_u(a, 0x3FFF);
+        let i = self.b.ins().uextend(self.ptr, i);
+        let p = self.b.ins().iadd(bank, i);
+        let v = self.b.ins().load(types::I8, flags(), p, 0);
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(slow);
+        let v = self.read_slow(a, idu);
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(done);
+        self.b.block_params(done)[0]
     }
 
-    /// In the work-RAM path of an access at work-RAM offset `i` (i32):
-    /// on when the RAM block holds it (below `JitCtx::wram_len`), else to
-    /// `slow` (a CGB's bank 2-7 at 0xD000, which the bus reaches).
-    fn direct_or(&mut self, i: Value, slow: cranelift_codegen::ir::Block) {
+    /// Work RAM at a constant address (0xC000-0xFDFF): the base and offset
+    /// to load or store at (0xD000-0xDFFF from `JitCtx::wram_hi`: a CGB's
+    /// bank there may be one of 2-7).
+    fn wram_const(&mut self, a: u16) -> (Value, i32) {
+        let i = a & 0x1FFF;
+        let base = if i < 0x1000 {
+            self.b.use_var(self.ram)
+        } else {
+            self.b.ins().load(self.ptr, flags(), self.ctx, off::WRAM_HI)
+        };
+        (base, i as i32)
+    }
+
+    /// The host address of work-RAM offset `i` (i32, below 0x2000): in the
+    /// RAM block where it holds the offset (below `JitCtx::wram_len`: all
+    /// of work RAM but while a CGB maps bank 2-7 at 0xD000), else from
+    /// `JitCtx::wram_hi`.
+    fn wram_ptr(&mut self, i: Value) -> Value {
         let len = self.b.use_var(self.wram_len);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
-        let direct = self.b.create_block();
-        self.b.ins().brif(inside, direct, &[], slow, &[]);
-        self.b.switch_to_block(direct);
+        let block = self.b.create_block();
+        let banked = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(done, self.ptr);
+        let i = self.b.ins().uextend(self.ptr, i);
+        self.b.ins().brif(inside, block, &[], banked, &[]);
+        self.b.switch_to_block(block);
+        let p = self.ram_at(i);
+        self.b.ins().jump(done, &[p.into()]);
+        self.b.switch_to_block(banked);
+        let hi = self.b.ins().load(self.ptr, flags(), self.ctx, off::WRAM_HI);
+        let p = self.b.ins().iadd(hi, i);
+        self.b.ins().jump(done, &[p.into()]);
+        self.b.switch_to_block(done);
+        self.b.block_params(done)[0]
     }
 
     fn read_slow(&mut self, a: Value, idu: bool) -> Value {
@@ -700,11 +759,11 @@ impl<'a> Emitter<'a> {
     /// Write `v` to `addr` in a new M-cycle.
     fn write(&mut self, addr: Addr, v: Value) {
         self.cyc += 1;
-        match self.banked_const(addr) {
+        match addr {
             Addr::Const(a) => match a {
                 0xC000..=0xFDFF => {
-                    let ram = self.b.use_var(self.ram);
-                    self.b.ins().store(flags(), v, ram, (a & 0x1FFF) as i32);
+                    let (base, i) = self.wram_const(a);
+                    self.b.ins().store(flags(), v, base, i);
                     if let Some((lo, len)) = self.code_span {
                         if (a & 0x1FFF).wrapping_sub(lo) < len {
                             let one = self.b.ins().iconst(types::I32, 1);
@@ -737,9 +796,7 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
-                self.direct_or(i, slow);
-                let i = self.b.ins().uextend(self.ptr, i);
-                let p = self.ram_at(i);
+                let p = self.wram_ptr(i);
                 self.b.ins().store(flags(), v, p, 0);
                 if let Some((lo, len)) = self.code_span {
                     let wi = self.b.ins().band_imm_u(a, 0x1FFF);
