@@ -368,6 +368,14 @@ impl Hardware {
         }
     }
 
+    /// Whether the straight runs' buses look for a work RAM bank at 0xD000
+    /// ([`BANKED`]): where one of banks 2-7 is mapped or SVBK can map one
+    /// (a CGB in CGB mode, whose runs then go on across SVBK writes).
+    #[inline(always)]
+    pub(crate) fn banked_runs(&self) -> bool {
+        self.wramx != 0 || self.cgb.as_deref().is_some_and(|c| c.cgb_mode)
+    }
+
     /// Map SVBK's work RAM bank at 0xD000 (see [`Hardware::wramx`]): after
     /// every change of `CgbHw::svbk`, and after a load.
     pub(crate) fn map_wram_bank(&mut self) {

@@ -296,6 +296,13 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
             }
             0xC000..=0xFDFF => self.hw.wram_write(self.ram, addr, value),
             0xFF80..=0xFFFE => self.ram[HRAM_BASE + (addr - 0xFF80) as usize] = value,
+            // SVBK in a run that looks for the bank (`BANKED`): nothing
+            // else depends on it, so the run goes on (a CGB game that
+            // switches banks hundreds of times a frame, such as µCity,
+            // would otherwise end a run at each).
+            0xFF70 if is_rom_run(MODE) && MODE & BANKED != 0 => {
+                self.hw.write_cgb_io(self.ram, addr, value)
+            }
             _ if is_rom_run(MODE) => {
                 self.synced_out_of_line(|hw, ram| hw.cpu_write(ram, addr, value))
             }

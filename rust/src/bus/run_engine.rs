@@ -34,7 +34,7 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
             let pc = cpu.pc();
             let outcome;
             if pc < 0x8000 {
-                (cpu, bus, outcome) = if bus.hw.wramx != 0 {
+                (cpu, bus, outcome) = if bus.hw.banked_runs() {
                     Self::rom_runs::<{ ROM_RUN | BANKED }>(cpu, bus, done)
                 } else {
                     Self::rom_runs::<ROM_RUN>(cpu, bus, done)
@@ -58,8 +58,9 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
     /// Straight runs of ROM code while PC stays in ROM (`None`: it left,
     /// or the runs must go on in the other mode). `RUN`, the mode of the
     /// runs' bus (its `MODE`), is [`ROM_RUN`],
-    /// with [`BANKED`] while a CGB maps work RAM bank 2-7 at 0xD000: then
-    /// the runs' work-RAM accesses look for it; a DMG's never do.
+    /// with [`BANKED`] where a CGB may map work RAM bank 2-7 at 0xD000
+    /// (`Hardware::banked_runs`): then the runs' work-RAM accesses look for
+    /// it, and an SVBK write does not end the run; a DMG's never do.
     #[inline(never)]
     fn rom_runs<const RUN: u8>(
         mut cpu: Cpu,
@@ -175,8 +176,9 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                     if !bus.after_slow_run(&cpu, done) {
                         return (cpu, bus, outcome);
                     }
-                    // An SVBK write changed whether bank 2-7 is mapped.
-                    if (bus.hw.wramx != 0) != (RUN & BANKED != 0) {
+                    // The write to FF50 that ends the boot ROM chose the
+                    // mode, or SVBK mapped a bank (`Hardware::banked_runs`).
+                    if bus.hw.banked_runs() != (RUN & BANKED != 0) {
                         return (cpu, bus, None);
                     }
                 }
