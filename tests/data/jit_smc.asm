@@ -13,7 +13,8 @@
 ;   BankRoutine ($1100) the same code called at its own address.
 ;
 ; What ran is kept in work RAM: the counters wCalls (loop iterations), wBankCalls (BankRoutine
-; runs), the sums wAccA, wAccB, wBankSum, wSmcOut, and per frame (wLog + (frame & 63) * 8):
+; runs), the sums wAccA, wAccB, wBankSum, wSmcOut, wWhere (the high bytes of the addresses
+; BankRoutine ran at), and per frame (wLog + (frame & 63) * 8):
 ; B C D E wAccA wAccB wBankSum frame. Fixed addresses (the Rust test reads them): the variables
 ; from $D000 in the order below.
 
@@ -46,6 +47,7 @@ wAccB: ds 1
 wBankSum: ds 1
 wSmcOut: ds 1
 wLog: ds 64 * 8
+wWhere: ds 1
 
 SECTION "hram", HRAM[$FF80]
 hFrame: ds 1
@@ -71,7 +73,7 @@ Start:
     call Copy
     ; the variables
     ld hl, wCalls
-    ld bc, wLog + 64 * 8 - wCalls
+    ld bc, wWhere + 1 - wCalls
 .clear:
     xor a
     ld [hl+], a
@@ -248,8 +250,15 @@ BankBlock:
     ret
 
 SECTION "bankroutine", ROM0[$1100]
-; Runs at $1100, and at $5100 while bank 0 is mapped at $4000 (relative jumps only).
+; Runs at $1100, and at $5100 while bank 0 is mapped at $4000 (which wWhere sums).
 BankRoutine:
+    ; where it runs: the CALL pushes $11xx or $51xx (and goes on in bank 0 at .where)
+    call .where
+.where:
+    pop hl
+    ld a, [wWhere]
+    add a, h
+    ld [wWhere], a
     ld hl, wBankCalls
     inc [hl]
     jr nz, .counted
