@@ -10,7 +10,7 @@
 ;   BankBlock ($1000, bank 0) a straight run that reads $4000-$7FFF, switches the bank at
 ;            $4000 in its middle (bank 0 and 1 in turn), reads the same addresses again and calls
 ;            $5100: BankRoutine when bank 0 is mapped there, a RET when bank 1 is;
-;   BankRoutine ($1100) the same code called at its own address.
+;   BankRoutine ($1100) the same code called at its own address (through JP HL).
 ;
 ; What ran is kept in work RAM: the counters wCalls (loop iterations), wBankCalls (BankRoutine
 ; runs), the sums wAccA, wAccB, wBankSum, wSmcOut, wWhere (the high bytes of the addresses
@@ -98,7 +98,9 @@ MainLoop:
     call WFrameA
     call WFrameB
     call BankBlock
-    call BankRoutine
+    ; BankRoutine through a computed jump: the run engine enters it at $1100 itself
+    ld hl, BankRoutine
+    call CallHL
     ld hl, wCalls
     inc [hl]
     jr nz, .counted
@@ -110,6 +112,9 @@ MainLoop:
     ldh [hLoop], a
     jr nz, .inner
     jr MainLoop
+
+CallHL:
+    jp hl
 
 ; Copy C bytes from HL to DE.
 Copy:
