@@ -906,6 +906,22 @@ impl GameBoy {
         self.core.code.jit.as_ref().map(|j| j.stats())
     }
 
+    /// Feature `jit`, for tests: how many blocks were compiled at `addr` as
+    /// mapped now: 0 or 1 in ROM (the bank mapped there), one per version
+    /// of the code in work RAM (0xC000-0xDFFF); 0 elsewhere or with the JIT
+    /// off.
+    #[cfg(feature = "jit")]
+    pub fn jit_blocks_at(&self, addr: u16) -> usize {
+        let Some(jit) = self.core.code.jit.as_ref() else {
+            return 0;
+        };
+        match addr {
+            0..=0x7FFF => jit.compiled_at(self.core.hw.cart.rom_offset(addr)) as usize,
+            0xC000..=0xDFFF => jit.wram_versions(addr),
+            _ => 0,
+        }
+    }
+
     /// The cartridge's external RAM as a battery would keep it (for MBC3
     /// with a clock, followed by the RTC block; see `Cartridge::battery_ram`).
     pub fn cartridge_ram(&self) -> Vec<u8> {

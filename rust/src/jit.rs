@@ -693,6 +693,32 @@ impl JitCode {
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).stats
     }
 
+    /// Whether a block was compiled at ROM offset `off` (tests: the
+    /// compiled path ran where a test needs it).
+    pub fn compiled_at(&self, off: usize) -> bool {
+        self.slots
+            .get(off)
+            .is_some_and(|s| s.load(Ordering::Acquire) > DECLINED)
+    }
+
+    /// How many blocks were compiled for work RAM at `pc` (0xC000-0xDFFF),
+    /// one per version of its code (tests).
+    pub fn wram_versions(&self, pc: u16) -> usize {
+        let i = (pc as usize).wrapping_sub(0xC000);
+        let mut v = self
+            .wram_slots
+            .get(i)
+            .map_or(UNTRIED, |s| s.load(Ordering::Acquire));
+        let mut n = 0;
+        while v > DECLINED {
+            n += 1;
+            // SAFETY: as in `wram_block`: a slot or `older` link holds the
+            // address of a block kept in `blocks` as long as `self`.
+            v = unsafe { &*(v as *const Block) }.older;
+        }
+        n
+    }
+
     /// Bytes of the slot table (one word per ROM byte).
     pub fn table_bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<AtomicUsize>()

@@ -103,7 +103,10 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                 if run.now >= horizon {
                     break Some(Straight::Wait);
                 }
-                if off & !0x3FFF != bank_start {
+                // (Keyed by the bank and the half it is mapped in: the
+                // same bank at 0x0000 and at 0x4000 differ.)
+                let bank_key = off & !0x3FFF | (pc >> 14) as usize & 1;
+                if bank_key != bank_start {
                     // Chained runs assume the bank is mapped where it
                     // usually is (`RunTable::chain`); elsewhere (bank 0 at
                     // 0x4000, a high bank at 0x0000: rare MBC settings)
@@ -115,7 +118,7 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                         break Some(Straight::Step);
                     };
                     run.bank = bank;
-                    bank_start = off & !0x3FFF;
+                    bank_start = bank_key;
                 }
                 // A compiled block (feature `jit`): admitted when its last
                 // instruction starts before the horizon, like a run.
