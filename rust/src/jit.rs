@@ -736,3 +736,49 @@ impl Drop for JitCode {
         }
     }
 }
+
+impl JitCode {
+    /// For tests only (the SM83 single-step vectors, `tests/jit_vectors.rs`):
+    /// compile the one instruction at `regs.pc` alone from `bank` (the
+    /// 16 KiB frame that holds it, as [`JitCode::block`] takes a bank: the
+    /// byte at `pc & 0x3FFF`), and run it on `regs` from the clock `now`
+    /// over `host`, chaining nowhere ([`Chain::NONE`]). Returns the clock
+    /// after it, or `None` where the compiler declines the instruction
+    /// (STOP, HALT, DI, EI, RETI, the undefined opcodes) or it crosses the
+    /// frame's end. Every call compiles anew; the host code stays until the
+    /// `JitCode` is dropped, and no slot or statistic records it.
+    #[doc(hidden)]
+    pub fn run_one<H: JitHost>(
+        &self,
+        bank: &[u8; 0x4000],
+        regs: &mut Regs,
+        now: u64,
+        host: &mut H,
+    ) -> Option<u64> {
+        let c = {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let Inner {
+                module, compiler, ..
+            } = &mut *inner;
+            let (Some(module), Some(compiler)) = (module.as_mut(), compiler.as_mut()) else {
+                return None;
+            };
+            compiler.compile_one(module, bank, regs.pc)?
+        };
+        // SAFETY: as in `compile_into`: `c.entry` is a finalized function
+        // of this signature, alive until `self` is dropped (which `&self`
+        // prevents during the run).
+        let entry = unsafe {
+            std::mem::transmute::<*const u8, extern "C" fn(*mut JitCtx) -> *const Block>(c.entry)
+        };
+        let block = Block {
+            entry,
+            admit_t: NO_CHAIN_INTO,
+            admit_cycles: c.admit,
+            instructions: c.instructions,
+            code: Box::new([]),
+            older: 0,
+        };
+        Some(run_block(self, &block, regs, now, Chain::NONE, host))
+    }
+}

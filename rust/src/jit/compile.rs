@@ -34,6 +34,8 @@ pub(super) struct Compiler {
     fctx: FunctionBuilderContext,
     ptr: types::Type,
     next_id: u64,
+    /// Compile only the first instruction at the entry ([`Compiler::compile_one`]).
+    one: bool,
 }
 
 impl Compiler {
@@ -64,6 +66,7 @@ impl Compiler {
                 fctx: FunctionBuilderContext::new(),
                 ptr,
                 next_id: 0,
+                one: false,
             },
         ))
     }
@@ -83,7 +86,11 @@ impl Compiler {
         enterable: &dyn Fn(u16) -> bool,
         wram: bool,
     ) -> Option<Compiled> {
-        let subs = region(bank, pc, enterable);
+        let subs = if self.one {
+            first_instruction(bank, pc)
+        } else {
+            region(bank, pc, enterable)
+        };
         if subs.is_empty() {
             return None;
         }
@@ -167,6 +174,35 @@ impl Compiler {
             runs: subs.iter().map(|s| (s.start, s.end())).collect(),
         })
     }
+}
+
+impl Compiler {
+    /// The one instruction at `pc` alone, as [`Compiler::compile`] compiles
+    /// a region: the region of one run, cut after its first instruction
+    /// (nothing else of `bank` is compiled). For the single-step tests
+    /// (`JitCode::run_one`).
+    pub(super) fn compile_one(
+        &mut self,
+        module: &mut JITModule,
+        bank: &[u8; 0x4000],
+        pc: u16,
+    ) -> Option<Compiled> {
+        self.one = true;
+        let c = self.compile(module, bank, pc, &|_| false, false);
+        self.one = false;
+        c
+    }
+}
+
+/// The region of [`Compiler::compile_one`]: the run at `pc` cut after its
+/// first instruction (none where [`decode`] takes none).
+fn first_instruction(bank: &[u8; 0x4000], pc: u16) -> Vec<Sub> {
+    let mut insts = decode(bank, pc);
+    insts.truncate(1);
+    if insts.is_empty() {
+        return Vec::new();
+    }
+    vec![Sub { start: pc, insts }]
 }
 
 /// A compiled function.
