@@ -692,8 +692,11 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
-                let p = self.wram_ptr(i);
+                let (p, banked, banked_p) = self.wram_split(i);
                 let v = self.b.ins().load(types::I8, flags(), p, 0);
+                self.b.ins().jump(done, &[v.into()]);
+                self.b.switch_to_block(banked);
+                let v = self.b.ins().load(types::I8, flags(), banked_p, 0);
                 self.b.ins().jump(done, &[v.into()]);
                 self.b.switch_to_block(other);
                 let in_rom = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, a, 0x8000);
@@ -760,28 +763,25 @@ impl<'a> Emitter<'a> {
         (base, i as i32)
     }
 
-    /// The host address of work-RAM offset `i` (i32, below 0x2000): in the
-    /// RAM block where it holds the offset (below `JitCtx::wram_len`: all
-    /// of work RAM but while a CGB maps bank 2-7 at 0xD000), else from
-    /// `JitCtx::wram_hi`.
-    fn wram_ptr(&mut self, i: Value) -> Value {
+    /// Branch on where work-RAM offset `i` (i32, below 0x2000) lies: to
+    /// `block` with its host address in the RAM block where that holds it
+    /// (below `JitCtx::wram_len`: all of work RAM but while a CGB maps bank
+    /// 2-7 at 0xD000), else to `banked` with it from `JitCtx::wram_hi`.
+    /// Two blocks that each access and go on (no join of the address:
+    /// the common path stays as short as before banks were direct).
+    fn wram_split(&mut self, i: Value) -> (Value, cranelift_codegen::ir::Block, Value) {
         let len = self.b.use_var(self.wram_len);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
-        let block = self.b.create_block();
-        let banked = self.b.create_block();
-        let done = self.b.create_block();
-        self.b.append_block_param(done, self.ptr);
         let i = self.b.ins().uextend(self.ptr, i);
-        self.b.ins().brif(inside, block, &[], banked, &[]);
-        self.b.switch_to_block(block);
-        let p = self.ram_at(i);
-        self.b.ins().jump(done, &[p.into()]);
+        let direct = self.b.create_block();
+        let banked = self.b.create_block();
+        self.b.ins().brif(inside, direct, &[], banked, &[]);
         self.b.switch_to_block(banked);
         let hi = self.b.ins().load(self.ptr, flags(), self.ctx, off::WRAM_HI);
-        let p = self.b.ins().iadd(hi, i);
-        self.b.ins().jump(done, &[p.into()]);
-        self.b.switch_to_block(done);
-        self.b.block_params(done)[0]
+        let banked_p = self.b.ins().iadd(hi, i);
+        self.b.switch_to_block(direct);
+        let p = self.ram_at(i);
+        (p, banked, banked_p)
     }
 
     fn read_slow(&mut self, a: Value, idu: bool) -> Value {
@@ -832,7 +832,7 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
-                let p = self.wram_ptr(i);
+                let (p, banked, banked_p) = self.wram_split(i);
                 self.b.ins().store(flags(), v, p, 0);
                 if let Some((lo, len)) = self.code_span {
                     let wi = self.b.ins().band_imm_u(a, 0x1FFF);
@@ -846,6 +846,11 @@ impl<'a> Emitter<'a> {
                     self.sub_called = true;
                     self.note_stop(hit);
                 }
+                self.b.ins().jump(done, &[]);
+                // (Code in work RAM runs only while the RAM block holds
+                // all of it: no code span in a bank.)
+                self.b.switch_to_block(banked);
+                self.b.ins().store(flags(), v, banked_p, 0);
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(other);
                 let i = self.b.ins().iadd_imm_s(a, -0xFF80);
