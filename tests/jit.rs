@@ -31,63 +31,15 @@ fn script(frame: u64, gb: &mut GameBoy) {
     }
 }
 
-fn observable(gb: &GameBoy) -> (emurust::Registers, u64, Vec<u8>, Vec<u8>) {
-    let hw = gb.hardware();
-    let mut mem = gb.ram().to_vec();
-    mem.extend_from_slice(&hw.ppu.vram()[..]);
-    mem.extend_from_slice(hw.ppu.oam());
-    mem.extend((0xFF00..=0xFF7Fu16).map(|a| gb.peek(a)));
-    mem.push(gb.peek(0xFFFF));
-    (
-        gb.registers(),
-        gb.cycles(),
-        mem,
-        gb.serial_output().to_vec(),
-    )
-}
-
 fn agree(rel: &str, frames: u64, input: bool) -> Option<GameBoy> {
     let rom = common::load(rel)?;
     // The model the header asks for (µCity: a Game Boy Color).
-    let new = || GameBoy::with_model(&rom, None, Model::auto(&rom)).unwrap();
-    let mut jit = new();
-    let mut interp = new();
-    interp.set_jit(false);
-    let mut reference = new();
-    reference.set_reference_mode(true);
-    for f in 0..frames {
-        for gb in [&mut jit, &mut interp, &mut reference] {
-            if input {
-                script(f, gb);
-            }
-            gb.run_frame(true);
+    let jit = common::three_paths::agree(rel, &rom, frames, |f, gb| {
+        if input {
+            script(f, gb)
         }
-        let shades = jit.screen().shades();
-        assert!(
-            shades[..] == interp.screen().shades()[..]
-                && shades[..] == reference.screen().shades()[..],
-            "{rel}: frames differ at frame {f}"
-        );
-        if jit.save_state() != interp.save_state() {
-            panic!(
-                "{rel}: blocks and the interpreter differ after frame {f}:\n jit    {:?} @{}\n interp {:?} @{}",
-                jit.registers(),
-                jit.cycles(),
-                interp.registers(),
-                interp.cycles()
-            );
-        }
-        let (a, b) = (observable(&jit), observable(&reference));
-        if a != b {
-            let first = a.2.iter().zip(&b.2).position(|(x, y)| x != y);
-            panic!(
-                "{rel}: blocks and the reference path differ after frame {f}:\n jit {:?} @{}\n ref {:?} @{}\n first differing byte: {first:?}",
-                a.0, a.1, b.0, b.1
-            );
-        }
-    }
+    });
     let stats = jit.jit_stats().expect("the JIT is on (EMURUST_JIT unset)");
-    eprintln!("{rel}: {stats:?}");
     assert!(
         stats.compiled > 50,
         "{rel}: too few blocks compiled: {stats:?}"

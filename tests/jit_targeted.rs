@@ -25,9 +25,11 @@
 //! program keeps in work RAM).
 #![cfg(feature = "jit")]
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
-use emurust::{GameBoy, Model};
+use emurust::GameBoy;
 
 fn data(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -36,62 +38,10 @@ fn data(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn observable(gb: &GameBoy) -> (emurust::Registers, u64, Vec<u8>, Vec<u8>) {
-    let hw = gb.hardware();
-    let mut mem = gb.ram().to_vec();
-    mem.extend_from_slice(&hw.ppu.vram()[..]);
-    mem.extend_from_slice(hw.ppu.oam());
-    mem.extend((0xFF00..=0xFF7Fu16).map(|a| gb.peek(a)));
-    mem.push(gb.peek(0xFFFF));
-    (
-        gb.registers(),
-        gb.cycles(),
-        mem,
-        gb.serial_output().to_vec(),
-    )
-}
-
-/// Runs `rom` for `frames` frames on blocks, the fast interpreter and the
+/// Runs `name` for `frames` frames on blocks, the fast interpreter and the
 /// reference path, comparing them after every frame; the machine on blocks.
 fn agree(name: &str, frames: u64) -> GameBoy {
-    let rom = data(name);
-    let new = || GameBoy::with_model(&rom, None, Model::auto(&rom)).unwrap();
-    let mut jit = new();
-    let mut interp = new();
-    interp.set_jit(false);
-    let mut reference = new();
-    reference.set_reference_mode(true);
-    for f in 0..frames {
-        for gb in [&mut jit, &mut interp, &mut reference] {
-            gb.run_frame(true);
-        }
-        let shades = jit.screen().shades();
-        assert!(
-            shades[..] == interp.screen().shades()[..]
-                && shades[..] == reference.screen().shades()[..],
-            "{name}: frames differ at frame {f}"
-        );
-        if jit.save_state() != interp.save_state() {
-            panic!(
-                "{name}: blocks and the interpreter differ after frame {f}:\n jit    {:?} @{}\n interp {:?} @{}",
-                jit.registers(),
-                jit.cycles(),
-                interp.registers(),
-                interp.cycles()
-            );
-        }
-        let (a, b) = (observable(&jit), observable(&reference));
-        if a != b {
-            let first = a.2.iter().zip(&b.2).position(|(x, y)| x != y);
-            panic!(
-                "{name}: blocks and the reference path differ after frame {f}:\n jit {:?} @{}\n ref {:?} @{}\n first differing byte: {first:?}",
-                a.0, a.1, b.0, b.1
-            );
-        }
-    }
-    let stats = jit.jit_stats().expect("the JIT is on (EMURUST_JIT unset)");
-    eprintln!("{name}: {stats:?}");
-    jit
+    common::three_paths::agree(name, &data(name), frames, |_, _| {})
 }
 
 fn peek16(gb: &GameBoy, addr: u16) -> u16 {

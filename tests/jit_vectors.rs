@@ -61,18 +61,15 @@
 
 mod common;
 
+use common::sm83_json::{cycles_of, ram_of, read_file, registers, Access, CASES_PER_FILE, FILES};
+
 use emurust::cpu::{instruction_length, Cpu, CpuBus, DebugHooks, Registers, RunHooks};
 use emurust::jit::{JitCode, JitHost, Maps, Regs, RAM_LEN};
-use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The vector files: one per legal opcode (`cb xx` included), 1000 cases each.
-const FILES: usize = 500;
-const CASES_PER_FILE: usize = 1000;
 /// Cases per file run by default (`EMURUST_JIT_VECTORS`).
 const DEFAULT_CASES: usize = 100;
 /// The files whose instruction the compiler declines (compile.rs `supported`).
@@ -88,14 +85,6 @@ fn cases_per_file() -> usize {
             _ => panic!("EMURUST_JIT_VECTORS={v:?}: expected `all` or 1-{CASES_PER_FILE}"),
         },
     }
-}
-
-/// One M-cycle of a vector's cycle list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Access {
-    Read(u16, u8),
-    Write(u16, u8),
-    Idle,
 }
 
 /// A callback of the compiled code, or a bus access of the interpreter that
@@ -138,68 +127,9 @@ struct Case {
     cycles: Vec<Access>,
 }
 
-fn num(v: &Value, key: &str) -> Result<u64, String> {
-    v.get(key)
-        .and_then(Value::as_u64)
-        .ok_or_else(|| format!("missing or non-integer field {key:?}"))
-}
-
 fn regs_of(s: &Value) -> Result<Regs, String> {
-    let b = |k: &str| num(s, k).map(|x| x as u8);
-    Ok(Regs {
-        r: [
-            b("a")?,
-            b("f")?,
-            b("b")?,
-            b("c")?,
-            b("d")?,
-            b("e")?,
-            b("h")?,
-            b("l")?,
-        ],
-        sp: num(s, "sp")? as u16,
-        pc: num(s, "pc")? as u16,
-    })
-}
-
-fn ram_of(s: &Value) -> Result<Vec<(u16, u8)>, String> {
-    let arr = s
-        .get("ram")
-        .and_then(Value::as_array)
-        .ok_or("missing ram")?;
-    arr.iter()
-        .map(|p| {
-            let a = p.get(0).and_then(Value::as_u64).ok_or("bad ram entry")?;
-            let v = p.get(1).and_then(Value::as_u64).ok_or("bad ram entry")?;
-            Ok((a as u16, v as u8))
-        })
-        .collect()
-}
-
-fn cycles_of(case: &Value) -> Result<Vec<Access>, String> {
-    let arr = case
-        .get("cycles")
-        .and_then(Value::as_array)
-        .ok_or("missing cycles")?;
-    arr.iter()
-        .map(|c| {
-            let kind = c.get(2).and_then(Value::as_str).ok_or("bad cycle entry")?;
-            let addr = c.get(0).and_then(Value::as_u64).map(|x| x as u16);
-            let data = c.get(1).and_then(Value::as_u64).map(|x| x as u8);
-            match kind {
-                "r-m" => Ok(Access::Read(
-                    addr.ok_or("read without address")?,
-                    data.ok_or("read without data")?,
-                )),
-                "-wm" => Ok(Access::Write(
-                    addr.ok_or("write without address")?,
-                    data.ok_or("write without data")?,
-                )),
-                "---" => Ok(Access::Idle),
-                other => Err(format!("unknown cycle kind {other:?}")),
-            }
-        })
-        .collect()
+    let (r, sp, pc) = registers(s)?;
+    Ok(Regs { r, sp, pc })
 }
 
 fn case_of(v: &Value) -> Result<Case, String> {
@@ -576,19 +506,7 @@ struct Tally {
 
 /// Runs the first `n` cases of one file.
 fn run_file(path: &Path, n: usize) -> Result<Tally, String> {
-    let stem = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".json.gz"))
-        .ok_or("bad file name")?
-        .to_string();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut text = String::new();
-    GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())?;
-    let cases: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let cases = cases.as_array().ok_or("not a JSON array")?;
+    let (stem, cases) = read_file(path)?;
     if cases.len() != CASES_PER_FILE {
         return Err(format!(
             "{} cases, the suite has {CASES_PER_FILE}",

@@ -34,23 +34,14 @@
 
 mod common;
 
+use common::sm83_json::{
+    cycles_of, num, ram_of, read_file, registers, Access, CASES_PER_FILE, FILES,
+};
+
 use emurust::cpu::{Cpu, CpuBus, DebugHooks, Registers, RunHooks};
-use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-
-/// The vector files: one per legal opcode (`cb xx` included), 1000 cases each.
-const FILES: usize = 500;
-const CASES_PER_FILE: usize = 1000;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Access {
-    Read(u16, u8),
-    Write(u16, u8),
-    Idle,
-}
 
 struct FlatBus {
     mem: Vec<u8>,
@@ -104,66 +95,20 @@ impl RunHooks for FlatBus {}
 
 impl DebugHooks for FlatBus {}
 
-fn num(v: &Value, key: &str) -> Result<u64, String> {
-    v.get(key)
-        .and_then(Value::as_u64)
-        .ok_or_else(|| format!("missing or non-integer field {key:?}"))
-}
-
 fn regs_of(s: &Value) -> Result<Registers, String> {
-    let b = |k: &str| num(s, k).map(|x| x as u8);
+    let ([a, f, b, c, d, e, h, l], sp, pc) = registers(s)?;
     Ok(Registers {
-        a: b("a")?,
-        f: b("f")?,
-        b: b("b")?,
-        c: b("c")?,
-        d: b("d")?,
-        e: b("e")?,
-        h: b("h")?,
-        l: b("l")?,
-        sp: num(s, "sp")? as u16,
-        pc: num(s, "pc")? as u16,
+        a,
+        f,
+        b,
+        c,
+        d,
+        e,
+        h,
+        l,
+        sp,
+        pc,
     })
-}
-
-fn ram_of(s: &Value) -> Result<Vec<(u16, u8)>, String> {
-    let arr = s
-        .get("ram")
-        .and_then(Value::as_array)
-        .ok_or("missing ram")?;
-    arr.iter()
-        .map(|p| {
-            let a = p.get(0).and_then(Value::as_u64).ok_or("bad ram entry")?;
-            let v = p.get(1).and_then(Value::as_u64).ok_or("bad ram entry")?;
-            Ok((a as u16, v as u8))
-        })
-        .collect()
-}
-
-fn expected_cycles(case: &Value) -> Result<Vec<Access>, String> {
-    let arr = case
-        .get("cycles")
-        .and_then(Value::as_array)
-        .ok_or("missing cycles")?;
-    arr.iter()
-        .map(|c| {
-            let kind = c.get(2).and_then(Value::as_str).ok_or("bad cycle entry")?;
-            let addr = c.get(0).and_then(Value::as_u64).map(|x| x as u16);
-            let data = c.get(1).and_then(Value::as_u64).map(|x| x as u8);
-            match kind {
-                "r-m" => Ok(Access::Read(
-                    addr.ok_or("read without address")?,
-                    data.ok_or("read without data")?,
-                )),
-                "-wm" => Ok(Access::Write(
-                    addr.ok_or("write without address")?,
-                    data.ok_or("write without data")?,
-                )),
-                "---" => Ok(Access::Idle),
-                other => Err(format!("unknown cycle kind {other:?}")),
-            }
-        })
-        .collect()
 }
 
 /// Runs one case; `Err` describes the first difference.
@@ -172,7 +117,7 @@ fn run_case(opcode_file: &str, case: &Value, bus: &mut FlatBus) -> Result<(), St
     let fin = case.get("final").ok_or("missing final")?;
     let init_ram = ram_of(init)?;
     let fin_ram = ram_of(fin)?;
-    let want_cycles = expected_cycles(case)?;
+    let want_cycles = cycles_of(case)?;
 
     for &(a, v) in &init_ram {
         bus.mem[a as usize] = v;
@@ -283,23 +228,11 @@ type FileResult = Result<(usize, Option<String>), String>;
 
 /// Runs one file.
 fn run_file(path: &Path) -> FileResult {
-    let stem = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".json.gz"))
-        .ok_or("bad file name")?
-        .to_string();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut text = String::new();
-    GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())?;
-    let cases: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let cases = cases.as_array().ok_or("not a JSON array")?;
+    let (stem, cases) = read_file(path)?;
     let mut bus = FlatBus::new();
     let mut failed = 0usize;
     let mut first = None;
-    for case in cases {
+    for case in &cases {
         if let Err(e) = run_case(&stem, case, &mut bus) {
             failed += 1;
             if first.is_none() {

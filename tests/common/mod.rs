@@ -9,6 +9,10 @@
 //! ROM fails the test instead.
 #![allow(dead_code)]
 
+pub mod sm83_json;
+#[cfg(feature = "jit")]
+pub mod three_paths;
+
 use emurust::GameBoy;
 use std::io::Write as _;
 use std::path::PathBuf;
