@@ -61,13 +61,16 @@
 
 mod common;
 
-use common::sm83_json::{cycles_of, ram_of, read_file, registers, Access, CASES_PER_FILE, FILES};
+use common::sm83_json::{
+    cycles_of, per_file, ram_of, read_file, registers, threads, vector_files, Access,
+    CASES_PER_FILE, FILES,
+};
 
 use emurust::cpu::{instruction_length, Cpu, CpuBus, DebugHooks, Registers, RunHooks};
 use emurust::jit::{JitCode, JitHost, Maps, Regs, RAM_LEN};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Cases per file run by default (`EMURUST_JIT_VECTORS`).
@@ -216,26 +219,22 @@ impl RefBus {
     }
 }
 
-impl CpuBus for RefBus {
-    fn read(&mut self, addr: u16) -> u8 {
+impl RefBus {
+    /// A read, and the callback the compiled code makes for it, if any.
+    fn logged_read(&mut self, addr: u16, idu: bool) -> u8 {
         let value = self.mem[self.at(addr)];
-        let call = Call::Read {
-            addr,
-            value,
-            idu: false,
-        };
+        let call = Call::Read { addr, value, idu };
         self.cycles.push((!read_directly(addr)).then_some(call));
         value
     }
+}
+
+impl CpuBus for RefBus {
+    fn read(&mut self, addr: u16) -> u8 {
+        self.logged_read(addr, false)
+    }
     fn read_idu(&mut self, addr: u16) -> u8 {
-        let value = self.mem[self.at(addr)];
-        let call = Call::Read {
-            addr,
-            value,
-            idu: true,
-        };
-        self.cycles.push((!read_directly(addr)).then_some(call));
-        value
+        self.logged_read(addr, true)
     }
     fn fetch(&mut self, addr: u16) -> u8 {
         // Compiled in: no callback.
@@ -541,63 +540,22 @@ fn run_file(path: &Path, n: usize) -> Result<Tally, String> {
 
 #[test]
 fn sm83_vectors_compiled() {
-    let dir = common::roms_dir().join("sm83-json").join("v1");
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            common::missing(
-                &format!("sm83 vectors folder {}", dir.display()),
-                &e.to_string(),
-            );
-            return;
-        }
+    let Some(files) = vector_files() else {
+        return;
     };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(".json.gz")))
-        .collect();
-    files.sort();
-    assert_eq!(
-        files.len(),
-        FILES,
-        "{} holds {} *.json.gz files, the suite has {FILES}",
-        dir.display(),
-        files.len()
-    );
     let n = cases_per_file();
 
     let t0 = Instant::now();
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 16);
-    let chunk = files.len().div_ceil(threads);
-    let results: Vec<(String, Result<Tally, String>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|p| {
-                            let name = p.file_name().unwrap_or_default().to_string_lossy();
-                            let stem = name.trim_end_matches(".json.gz").to_string();
-                            (stem, run_file(p, n))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker thread panicked"))
-            .collect()
-    });
+    let threads = threads();
+    let results = per_file(&files, |p| run_file(p, n));
     let seconds = t0.elapsed().as_secs_f64();
 
     let mut sum = Tally::default();
     let mut failures = Vec::new();
     let mut declined_files = Vec::new();
-    for (stem, res) in &results {
+    for (path, res) in &results {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let stem = name.trim_end_matches(".json.gz").to_string();
         match res {
             Err(e) => failures.push(format!("{stem}: cannot read: {e}")),
             Ok(t) => {

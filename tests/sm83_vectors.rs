@@ -35,13 +35,14 @@
 mod common;
 
 use common::sm83_json::{
-    cycles_of, num, ram_of, read_file, registers, Access, CASES_PER_FILE, FILES,
+    cycles_of, num, per_file, ram_of, read_file, registers, vector_files, Access, CASES_PER_FILE,
+    FILES,
 };
 
 use emurust::cpu::{Cpu, CpuBus, DebugHooks, Registers, RunHooks};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 struct FlatBus {
     mem: Vec<u8>,
@@ -249,52 +250,11 @@ fn run_file(path: &Path) -> FileResult {
 
 #[test]
 fn sm83_single_step_vectors() {
-    let dir = common::roms_dir().join("sm83-json").join("v1");
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            common::missing(
-                &format!("sm83 vectors folder {}", dir.display()),
-                &e.to_string(),
-            );
-            return;
-        }
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(".json.gz")))
-        .collect();
-    files.sort();
     // All of them, or the suite did not run.
-    assert_eq!(
-        files.len(),
-        FILES,
-        "{} holds {} *.json.gz files, the suite has {FILES}",
-        dir.display(),
-        files.len()
-    );
-
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 16);
-    let chunk = files.len().div_ceil(threads);
-    let results: Vec<(PathBuf, FileResult)> = std::thread::scope(|s| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|p| (p.clone(), run_file(p)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker thread panicked"))
-            .collect()
-    });
+    let Some(files) = vector_files() else {
+        return;
+    };
+    let results = per_file(&files, run_file);
 
     let mut total_cases = 0;
     let mut failures = Vec::new();

@@ -5,7 +5,7 @@
 use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The vector files: one per legal opcode (`cb xx` included), 1000 cases each.
 pub const FILES: usize = 500;
@@ -94,4 +94,61 @@ pub fn read_file(path: &Path) -> Result<(String, Vec<Value>), String> {
         Value::Array(cases) => Ok((stem, cases)),
         _ => Err("not a JSON array".into()),
     }
+}
+
+/// The suite's files, sorted; `None` (reported as missing, a failure under
+/// `EMURUST_REQUIRE_ROMS=1`) where the folder is absent. Panics unless all
+/// [`FILES`] are there: a partial suite is not a run of it.
+pub fn vector_files() -> Option<Vec<PathBuf>> {
+    let dir = super::roms_dir().join("sm83-json").join("v1");
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            super::missing(
+                &format!("sm83 vectors folder {}", dir.display()),
+                &e.to_string(),
+            );
+            return None;
+        }
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(".json.gz")))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        FILES,
+        "{} holds {} *.json.gz files, the suite has {FILES}",
+        dir.display(),
+        files.len()
+    );
+    Some(files)
+}
+
+/// The threads [`per_file`] uses.
+pub fn threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 16)
+}
+
+/// `run` on every file, spread over up to 16 threads; results in the
+/// files' order.
+pub fn per_file<T: Send>(files: &[PathBuf], run: impl Fn(&Path) -> T + Sync) -> Vec<(PathBuf, T)> {
+    let chunk = files.len().div_ceil(threads()).max(1);
+    let run = &run;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || part.iter().map(|p| (p.clone(), run(p))).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker thread panicked"))
+            .collect()
+    })
 }
