@@ -11,13 +11,15 @@
 //! frames; the model follows the header, as `Model::auto`). `--no-jit`
 //! runs the same build's interpreter alone; `--split` instead
 //! counts the emulated instructions of the FRAMES by where their code lies
-//! (ROM, work RAM, HRAM), from the trace (the reference path: slow).
+//! (ROM, work RAM, HRAM), from the trace (the reference path: slow);
+//! `--hist` prints the 60 addresses that ran the most instructions.
+//! `--repeat K` times the last pass K times from the same state.
 use emurust::cpu::StepKind;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        eprintln!("usage: jitcount ROM WARM FRAMES [--no-jit] [--split]");
+        eprintln!("usage: jitcount ROM WARM FRAMES [--no-jit] [--split|--hist] [--again [--last N]] [--repeat K] [--state FILE]");
         std::process::exit(2);
     }
     let rom = std::fs::read(&args[1]).expect("read ROM");
@@ -34,6 +36,29 @@ fn main() {
     gb.run_frames(warm, false);
     if let Some(state) = &state {
         gb.load_state(state).expect("load state");
+    }
+    if args.iter().any(|a| a == "--hist") {
+        let mut h = std::collections::HashMap::<u16, u64>::new();
+        let mut cyc = 0u64;
+        for _ in 0..frames {
+            gb.set_trace(0);
+            gb.set_trace(40_000);
+            gb.run_frame(false);
+            for e in gb.trace() {
+                if e.kind != StepKind::Instruction {
+                    continue;
+                }
+                *h.entry(e.registers.pc).or_default() += 1;
+                cyc += 1;
+            }
+        }
+        let mut v: Vec<_> = h.into_iter().collect();
+        v.sort_by_key(|e| std::cmp::Reverse(e.1));
+        println!("instr {cyc} per frame {}", cyc / frames);
+        for (pc, n) in v.iter().take(60) {
+            println!("{pc:04x} {n} {:.2}%", 100.0 * *n as f64 / cyc as f64);
+        }
+        return;
     }
     if args.iter().any(|a| a == "--split") {
         // One frame is at most 17,556 M-cycles: the ring holds all its steps.
@@ -86,9 +111,22 @@ fn main() {
         .iter()
         .position(|a| a == "--last")
         .map_or(frames, |i| args[i + 1].parse().expect("--last N"));
+    // `--repeat K`: the last pass K times, each from the same state (a
+    // longer timed stretch of code compiled before; FRAMES * K counted).
+    let repeat = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .map_or(1, |i| args[i + 1].parse::<u64>().expect("--repeat K"));
+    let start = gb.save_state();
     let t = std::time::Instant::now();
-    gb.run_frames(frames, false);
+    for k in 0..repeat {
+        if k > 0 {
+            gb.load_state(&start).expect("load state");
+        }
+        gb.run_frames(frames, false);
+    }
     let secs = t.elapsed().as_secs_f64();
+    let frames = frames * repeat;
     println!("cycles {} regs {:?}", gb.cycles(), gb.registers());
     println!(
         "last pass: {frames} frames in {secs:.4} s ({:.0} frames/s)",

@@ -179,7 +179,7 @@ impl JitHost for Host {
         Maps {
             rom: [bank(0), bank(1)],
             ram: &mut self.ram,
-            wram_bank: None,
+            wram_banks: None,
         }
     }
     fn read(&mut self, now: &mut u64, addr: u16, idu: bool) -> u8 {
@@ -196,6 +196,9 @@ impl JitHost for Host {
     }
     fn ends_run(&self) -> bool {
         false
+    }
+    fn set_svbk(&mut self, _: u8) {
+        unreachable!("no work RAM banks in this host's maps: SVBK goes through `write`")
     }
 }
 

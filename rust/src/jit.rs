@@ -111,7 +111,19 @@ pub struct JitCtx {
     /// (0x2000), or 0x1000 while `wram_hi` points elsewhere.
     wram_len: u32,
     _pad2: u32,
+    /// A CGB's eight work RAM banks of 4 KiB (bank 1's slot unused: the RAM
+    /// block holds it) while SVBK selects among them (CGB mode), else null:
+    /// then the block writes SVBK through the host.
+    wram_banks: *mut u8,
+    /// An SVBK value (0-7) the block wrote itself, not yet given to the
+    /// host, or [`NO_SVBK`]: the callbacks and [`run_block`] give it to the
+    /// host (`JitHost::set_svbk`) before anything else.
+    svbk: u8,
+    _pad3: [u8; 7],
 }
+
+/// `JitCtx::svbk` with no SVBK write pending.
+pub const NO_SVBK: u8 = 0xFF;
 
 /// Field offsets of [`JitCtx`] (checked against the struct below).
 pub(crate) mod off {
@@ -131,6 +143,8 @@ pub(crate) mod off {
     pub const WRAM_HI: i32 = 104;
     pub const ROM: i32 = 112;
     pub const WRAM_LEN: i32 = 128;
+    pub const WRAM_BANKS: i32 = 136;
+    pub const SVBK: i32 = 144;
     /// In [`super::Block`]: its admission in T-cycles.
     pub const BLOCK_ADMIT_T: i32 = 8;
 }
@@ -152,6 +166,8 @@ const _: () = {
     assert!(std::mem::offset_of!(JitCtx, wram_hi) == off::WRAM_HI as usize);
     assert!(std::mem::offset_of!(JitCtx, rom) == off::ROM as usize);
     assert!(std::mem::offset_of!(JitCtx, wram_len) == off::WRAM_LEN as usize);
+    assert!(std::mem::offset_of!(JitCtx, wram_banks) == off::WRAM_BANKS as usize);
+    assert!(std::mem::offset_of!(JitCtx, svbk) == off::SVBK as usize);
     assert!(std::mem::offset_of!(Block, admit_t) == off::BLOCK_ADMIT_T as usize);
 };
 
@@ -168,9 +184,11 @@ pub const RAM_LEN: usize = 0x2000 + 0x7F;
 pub struct Maps<'a> {
     /// The RAM block (work RAM at 0, HRAM at 0x2000), [`RAM_LEN`] bytes.
     pub ram: &'a mut [u8],
-    /// The work RAM bank at 0xD000 (0x1000 bytes) when the RAM block does
-    /// not hold it (a CGB's bank 2-7).
-    pub wram_bank: Option<&'a mut [u8]>,
+    /// A CGB's eight 4 KiB work RAM banks while SVBK maps them (CGB mode;
+    /// bank 1's slot unused), with the bank mapped at 0xD000 (1-7; 1: the
+    /// RAM block's); `None` on a machine without them (all of work RAM in
+    /// the RAM block, SVBK writes through the host).
+    pub wram_banks: Option<(&'a mut [u8; 0x8000], usize)>,
     /// The ROM banks mapped at 0x0000 and 0x4000, where each is a whole
     /// bank of the ROM (reads there have no side effect); `None` sends the
     /// reads through the host (a boot ROM mapped, a bank past the ROM's
@@ -196,6 +214,19 @@ pub trait JitHost {
     fn idu(&mut self, now: &mut u64, addr: u16);
     /// Whether the run must end after the current instruction.
     fn ends_run(&self) -> bool;
+    /// SVBK written with `value` (0-7) by a block (only where [`Maps`] gave
+    /// the banks): map the bank, as a write through the host would.
+    fn set_svbk(&mut self, value: u8);
+}
+
+/// Give the host an SVBK value the block wrote itself (before any other
+/// access of the host, which may read SVBK or the banked work RAM).
+#[inline(always)]
+fn sync_svbk<H: JitHost>(ctx: &mut JitCtx, host: &mut H) {
+    if ctx.svbk != NO_SVBK {
+        host.set_svbk(ctx.svbk);
+        ctx.svbk = NO_SVBK;
+    }
 }
 
 extern "C" fn read_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32, idu: u32) -> u32 {
@@ -207,6 +238,7 @@ extern "C" fn read_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32, idu: u32) -> u32 
     let ctx = unsafe { &mut *ctx };
     // SAFETY: as above: `host` was made from a `&mut H` by `run_block`.
     let host = unsafe { &mut *(ctx.host as *mut H) };
+    sync_svbk(ctx, host);
     let v = host.read(&mut ctx.now, addr as u16, idu != 0);
     ctx.ram = host.ram().as_mut_ptr();
     v as u32 | (host.ends_run() as u32) << 8
@@ -217,6 +249,7 @@ extern "C" fn write_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32, value: u32) -> u
     let ctx = unsafe { &mut *ctx };
     // SAFETY: as in `read_cb`.
     let host = unsafe { &mut *(ctx.host as *mut H) };
+    sync_svbk(ctx, host);
     host.write(&mut ctx.now, addr as u16, value as u8);
     ctx.set_maps(host.maps());
     host.ends_run() as u32
@@ -230,12 +263,15 @@ impl JitCtx {
     fn set_maps(&mut self, m: Maps<'_>) {
         assert!(m.ram.len() >= RAM_LEN);
         self.ram = m.ram.as_mut_ptr();
-        (self.wram_hi, self.wram_len) = match m.wram_bank {
-            Some(bank) => {
-                assert!(bank.len() >= 0x1000);
-                (bank.as_mut_ptr().wrapping_sub(0x1000), 0x1000)
+        (self.wram_hi, self.wram_len, self.wram_banks) = match m.wram_banks {
+            Some((banks, bank)) if (2..8).contains(&bank) => {
+                let base = banks.as_mut_ptr();
+                // Offsets 0x1000-0x1FFF from here: bank `bank`'s bytes.
+                let hi = base.wrapping_add((bank - 1) * 0x1000);
+                (hi, 0x1000, base)
             }
-            None => (self.ram, 0x2000),
+            Some((banks, _)) => (self.ram, 0x2000, banks.as_mut_ptr()),
+            None => (self.ram, 0x2000, std::ptr::null_mut()),
         };
         self.rom = m.rom.map(|r| r.map_or(std::ptr::null(), |r| r.as_ptr()));
     }
@@ -246,6 +282,7 @@ extern "C" fn idu_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32) -> u32 {
     let ctx = unsafe { &mut *ctx };
     // SAFETY: as in `read_cb`.
     let host = unsafe { &mut *(ctx.host as *mut H) };
+    sync_svbk(ctx, host);
     host.idu(&mut ctx.now, addr as u16);
     ctx.ram = host.ram().as_mut_ptr();
     host.ends_run() as u32
@@ -352,6 +389,9 @@ pub fn run_block<H: JitHost>(
         rom: [std::ptr::null(); 2],
         wram_len: 0,
         _pad2: 0,
+        wram_banks: std::ptr::null_mut(),
+        svbk: NO_SVBK,
+        _pad3: [0; 7],
     };
     ctx.set_maps(host.maps());
     ctx.host = host as *mut H as *mut u8;
@@ -371,6 +411,7 @@ pub fn run_block<H: JitHost>(
         let b = unsafe { &*next };
         next = (b.entry)(&mut ctx);
     }
+    sync_svbk(&mut ctx, host);
     regs.r = ctx.regs;
     regs.sp = ctx.sp;
     regs.pc = ctx.pc;

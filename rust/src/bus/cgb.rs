@@ -147,6 +147,15 @@ impl Hardware {
         }
     }
 
+    /// SVBK written in CGB mode: the work RAM bank at 0xD000 (`value & 7`,
+    /// 0 meaning 1).
+    pub(crate) fn set_svbk(&mut self, value: u8) {
+        if let Some(c) = self.cgb.as_deref_mut() {
+            c.svbk = value & 7;
+        }
+        self.map_wram_bank();
+    }
+
     /// A write to an I/O register a DMG does not have (ignored on a DMG).
     #[cold]
     #[inline(never)]
@@ -178,10 +187,7 @@ impl Hardware {
             0xFF54 => c.hdma.dst = (c.hdma.dst & 0x1F00) | (value & 0xF0) as u16,
             0xFF55 => self.hdma_write(ram, value),
             0xFF56 => c.rp = value & 0xC1,
-            0xFF70 => {
-                c.svbk = value & 7;
-                self.map_wram_bank();
-            }
+            0xFF70 => self.set_svbk(value),
             0xFF72 => c.ff72 = value,
             0xFF73 => c.ff73 = value,
             0xFF74 => c.ff74 = value,

@@ -5,7 +5,6 @@
 //! M-cycle's tick.
 
 use super::Bus;
-use crate::cgb::WRAM_BANK;
 use crate::jit::{Chain, JitHost, Maps, NO_CHAIN};
 
 impl<const REF: bool, const MODE: u8> Bus<'_, REF, MODE> {
@@ -40,14 +39,16 @@ impl<const REF: bool, const MODE: u8> JitHost for Bus<'_, REF, MODE> {
             }
             self.code.bank(off)
         });
-        let bank = hw.wramx as usize;
-        let wram_bank = match hw.cgb.as_deref_mut() {
-            Some(c) if bank != 0 => c.wram.get_mut(bank * WRAM_BANK..(bank + 1) * WRAM_BANK),
+        let wram_banks = match hw.cgb.as_deref_mut() {
+            Some(c) if c.cgb_mode => {
+                let bank = c.wram_bank();
+                Some((&mut *c.wram, bank))
+            }
             _ => None,
         };
         Maps {
             ram: &mut self.ram[..],
-            wram_bank,
+            wram_banks,
             rom,
         }
     }
@@ -78,5 +79,9 @@ impl<const REF: bool, const MODE: u8> JitHost for Bus<'_, REF, MODE> {
     #[inline]
     fn ends_run(&self) -> bool {
         self.slow
+    }
+
+    fn set_svbk(&mut self, value: u8) {
+        self.hw.set_svbk(value);
     }
 }

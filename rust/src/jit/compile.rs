@@ -49,6 +49,14 @@ impl Compiler {
         // The IR is the compiler's own, checked by the tests: no verifier
         // pass at run time (a sixth of the compile time).
         flags.set("enable_verifier", "false").ok()?;
+        // Measurement knobs (bench/README): `EMURUST_JIT_OPT` (none, speed)
+        // and `EMURUST_JIT_REGALLOC` (backtracking, single_pass).
+        if let Ok(v) = std::env::var("EMURUST_JIT_OPT") {
+            flags.set("opt_level", &v).ok()?;
+        }
+        if let Ok(v) = std::env::var("EMURUST_JIT_REGALLOC") {
+            flags.set("regalloc_algorithm", &v).ok()?;
+        }
         let isa = cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
@@ -713,6 +721,7 @@ impl<'a> Emitter<'a> {
                 let p = self.ram_at(i);
                 let v = self.b.ins().load(types::I8, flags(), p, 0x2000);
                 self.b.ins().jump(done, &[v.into()]);
+                self.b.set_cold_block(slow);
                 self.b.switch_to_block(slow);
                 let v = self.read_slow(a, idu);
                 self.b.ins().jump(done, &[v.into()]);
@@ -743,6 +752,7 @@ impl<'a> Emitter<'a> {
         let p = self.b.ins().iadd(bank, i);
         let v = self.b.ins().load(types::I8, flags(), p, 0);
         self.b.ins().jump(done, &[v.into()]);
+        self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
         let v = self.read_slow(a, idu);
         self.b.ins().jump(done, &[v.into()]);
@@ -815,6 +825,7 @@ impl<'a> Emitter<'a> {
                         .ins()
                         .store(flags(), v, ram, 0x2000 + (a - 0xFF80) as i32);
                 }
+                0xFF70 => self.write_svbk(v),
                 _ => {
                     let a = self.b.ins().iconst(types::I32, a as i64);
                     self.write_slow(a, v);
@@ -861,12 +872,57 @@ impl<'a> Emitter<'a> {
                 let p = self.ram_at(i);
                 self.b.ins().store(flags(), v, p, 0x2000);
                 self.b.ins().jump(done, &[]);
+                self.b.set_cold_block(slow);
                 self.b.switch_to_block(slow);
                 self.write_slow(a, v);
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(done);
             }
         }
+    }
+
+    /// SVBK written with `v` (a CGB's work RAM bank at 0xD000): where the
+    /// context has the banks (CGB mode), map the bank here (`JitCtx::wram_hi`,
+    /// `wram_len`) and leave the value in `JitCtx::svbk` for the host (which
+    /// takes it before any other access, see `jit::sync_svbk`): the run goes
+    /// on as the interpreter's does. Else through the host.
+    fn write_svbk(&mut self, v: Value) {
+        let banks = self
+            .b
+            .ins()
+            .load(self.ptr, flags(), self.ctx, off::WRAM_BANKS);
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.ins().brif(banks, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let s = self.b.ins().band_imm_u(v, 7);
+        self.b.ins().store(flags(), s, self.ctx, off::SVBK);
+        // Bank 0 selects 1, held by the RAM block (all 8 KiB there).
+        let one = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, s, 1);
+        let s = self.b.ins().uextend(self.ptr, s);
+        let at = self.b.ins().ishl_imm_u(s, 12);
+        let hi = self.b.ins().iadd(banks, at);
+        let hi = self.b.ins().iadd_imm_s(hi, -0x1000);
+        let ram = self.b.use_var(self.ram);
+        let hi = self.b.ins().select(one, ram, hi);
+        self.b.ins().store(flags(), hi, self.ctx, off::WRAM_HI);
+        let all = self.b.ins().iconst(types::I32, 0x2000);
+        let half = self.b.ins().iconst(types::I32, 0x1000);
+        let len = self.b.ins().select(one, all, half);
+        // In the context too: a block chained into loads it at its entry.
+        self.b.ins().store(flags(), len, self.ctx, off::WRAM_LEN);
+        self.b.def_var(self.wram_len, len);
+        self.b.ins().jump(done, &[]);
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        let a = self.b.ins().iconst(types::I32, 0xFF70);
+        self.write_slow(a, v);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 
     fn write_slow(&mut self, a: Value, v: Value) {
@@ -892,6 +948,7 @@ impl<'a> Emitter<'a> {
                 let hi = self.b.ins().ushr_imm_u(a, 8);
                 let is_oam = self.b.ins().icmp_imm_u(IntCC::Equal, hi, 0xFE);
                 self.b.ins().brif(is_oam, oam, &[], done, &[]);
+                self.b.set_cold_block(oam);
                 self.b.switch_to_block(oam);
                 let r = self.callback(off::IDU, self.idu_sig, &[a]);
                 self.note_stop(r);
@@ -1062,6 +1119,7 @@ impl<'a> Emitter<'a> {
         let go_on = self.b.create_block();
         let stop = self.b.use_var(self.stop);
         self.b.ins().brif(stop, out, &[], go_on, &[]);
+        self.b.set_cold_block(out);
         self.b.switch_to_block(out);
         let pc = self.c16(self.pc);
         self.exit_to(pc, self.cyc, false);
@@ -1118,6 +1176,7 @@ impl<'a> Emitter<'a> {
         let go = self.b.create_block();
         let out = self.b.create_block();
         self.b.ins().brif(fits, go, &[], out, &[]);
+        self.b.set_cold_block(out);
         self.b.switch_to_block(out);
         let pc = self.c16(target);
         self.exit_to(pc, cyc, false);
