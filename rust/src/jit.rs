@@ -36,7 +36,12 @@
 //! which points at a CGB's bank 2-7 while one is mapped), and reads of ROM
 //! straight to the 16 KiB banks mapped at 0x0000 and 0x4000
 //! (`JitCtx::rom`); the host re-points them after every write it makes
-//! ([`Maps`]: an MBC or SVBK write switches them). Every other access
+//! ([`Maps`]: an MBC or SVBK write switches them). A CGB in CGB mode gives
+//! the block its work RAM banks (`JitCtx::wram_banks`): an SVBK write to a
+//! constant address then re-points `wram_hi` in the block itself and
+//! leaves the value in `JitCtx::svbk`, which the host takes before its next
+//! access (`sync_svbk`, in every callback and at the end of
+//! [`run_block`]). Every other access
 //! (VRAM, OAM, I/O, cartridge RAM and MBC writes, the OAM bug's IDU
 //! cycles, ROM while a boot ROM is mapped) calls back into the bus
 //! ([`JitHost`]) with the clock of its M-cycle, so I/O timing is the
