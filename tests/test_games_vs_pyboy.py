@@ -309,16 +309,15 @@ def test_ucity_cgb_lockstep_harness_proves_line_153(shared_roms: Path) -> None:
     ], report(result)
 
 
-# The µCity harness run (seed 0 inputs). 1,000 frames have no unexplained divergence either
-# (33 proven resyncs: line-153-ly 7, line-153-reads-replayed 7, lcd-enable-4-cycles 19;
-# 71-80 s on the project's shared 2-core machine, 2026-11-29, docs/verification.md); the test
-# runs the first 500 (21 of them), which fit the ~60 s a test may take here.
-UCITY_HARNESS_FRAMES = 500
-# Resyncs measured in that run, by entry (2026-11-29): every one a proven PyBoy deviation.
+# The µCity harness run (seed 0 inputs): the 1,000 frames issue 38 asks for (about 75 s on
+# the project's shared 2-core machine, 2026-11-29; docs/verification.md).
+UCITY_HARNESS_FRAMES = 1000
+# Resyncs measured in that run, by entry (2026-11-29): every one a proven PyBoy deviation
+# (33; the first 500 frames hold 5, 5 and 11 of them).
 UCITY_PROVEN = {
-    "pyboy-line-153-ly-terminal": 5,
-    "pyboy-line-153-reads-replayed-terminal": 5,
-    "pyboy-lcd-enable-4-cycles-terminal": 11,
+    "pyboy-line-153-ly-terminal": 7,
+    "pyboy-line-153-reads-replayed-terminal": 7,
+    "pyboy-lcd-enable-4-cycles-terminal": 19,
 }
 
 
