@@ -13,7 +13,13 @@
 //! * `jit_speed.asm` (CGB): speed switches (KEY1, STOP) right after the
 //!   block at offsets around a timer overflow and around the VBlank, then
 //!   the timer interrupt at every offset of the block in double speed and
-//!   back in single speed.
+//!   back in single speed;
+//! * `jit_banks.asm` (MBC5, four banks, assembled with ROMX sections): the
+//!   same addresses holding different code in banks 1-3, called from bank
+//!   0, jumped into after a bank switch inside a block in bank 0, and
+//!   switching banks themselves (to their own bank and to another, whose
+//!   code at the next address runs and returns through bank 0), under
+//!   timer interrupts.
 //!
 //! Each test checks that blocks were compiled where it needs them
 //! (`GameBoy::jit_blocks_at`) and that its sweep covered every instruction
@@ -209,5 +215,73 @@ fn speed_switches_around_blocks_and_timer_interrupts_in_both_speeds() {
         }
         let ifs: BTreeSet<bool> = rs.iter().map(|r| r.more[3] & irq != 0).collect();
         assert_eq!(ifs.len(), 2, "{what}: IF {irq:#04x} before the switch");
+    }
+}
+
+// jit_banks.asm's fixed addresses.
+const BANK_BLOCK: u16 = 0x1000;
+const ENTRY: u16 = 0x4010;
+const CALLEE: u16 = 0x4100;
+const SWITCHER: u16 = 0x4200;
+const CONT: u16 = 0x4211;
+const B_ITER: u16 = 0xD000;
+const B_IRQS: u16 = 0xD002;
+const B_IRQ_ROMX: u16 = 0xD004;
+const B_CALLEE: u16 = 0xD00A;
+const B_ENTRY: u16 = 0xD00E;
+const B_CONT: u16 = 0xD012;
+const B_IRQ_BANKS: u16 = 0xD016;
+
+#[test]
+fn code_in_switchable_banks_called_jumped_into_and_switching_banks() {
+    let name = "jit_banks.gb";
+    let rom = data(name);
+    assert_eq!(rom.len(), 4 * 0x4000);
+    let frames = 60;
+    let mut gb = common::three_paths::agree(name, &rom, frames, |_, _| {});
+    // (a) What ran: every iteration called Callee in banks 1-3, BankBlock's
+    // Entry and the Switcher's continuation in one bank each (1, 2, 3 in
+    // turn); the 8-bit counters against the iterations (one may be under
+    // way), and the timer interrupts, some of code in banks 1-3 and some
+    // with each bank mapped.
+    let iter = peek16(&gb, B_ITER) as u64;
+    assert!(iter > 20 * frames, "{iter} iterations");
+    let near = |what: &str, n: u16, got: u8, want: u64| {
+        let d = got.wrapping_sub(want as u8) as i8;
+        assert!(
+            (0..=1).contains(&d),
+            "{what} in bank {n}: {got} runs, {want} expected (mod 256)"
+        );
+    };
+    for n in 1..=3u16 {
+        near("Callee", n, gb.peek(B_CALLEE + n), iter);
+        // Entry in bank n: iterations i with i % 3 == n - 1; Cont in bank
+        // n: i % 3 == n % 3 (the bank after Switcher's).
+        let count = |r: u64| (iter + 2 - r) / 3;
+        near("Entry", n, gb.peek(B_ENTRY + n), count(n as u64 - 1));
+        near("Cont", n, gb.peek(B_CONT + n), count(n as u64 % 3));
+        assert!(gb.peek(B_IRQ_BANKS + n) > 0, "no interrupt with bank {n}");
+    }
+    assert!(peek16(&gb, B_IRQS) as u64 > 10 * frames, "timer interrupts");
+    assert!(peek16(&gb, B_IRQ_ROMX) > 0, "no interrupt of banked code");
+    // (b) Compiled: BankBlock in bank 0, and in each of banks 1-3 (mapped
+    // here through the MBC) its own Entry, Callee, Switcher and Cont, at
+    // the same addresses.
+    assert_eq!(gb.jit_blocks_at(BANK_BLOCK), 1, "BankBlock not compiled");
+    for n in 1..=3u8 {
+        gb.poke(0x2000, n);
+        assert_eq!(gb.peek(0x4000), n, "bank {n} not mapped");
+        for (addr, what) in [
+            (ENTRY, "Entry"),
+            (CALLEE, "Callee"),
+            (SWITCHER, "Switcher"),
+            (CONT, "Cont"),
+        ] {
+            assert_eq!(
+                gb.jit_blocks_at(addr),
+                1,
+                "{what} ({addr:#06x}) in bank {n} not compiled"
+            );
+        }
     }
 }
