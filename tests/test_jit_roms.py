@@ -1,9 +1,11 @@
-"""The compiled path's targeted test programs (``tests/jit_targeted.rs``, feature ``jit``) are
-committed as source and as the ROM assembled from it; each ROM must be exactly what the
-project's assembler makes of its source, so that the binary cannot drift from it.
+"""The compiled path's targeted test programs (``tests/jit_targeted.rs`` and
+``tests/jit_events.rs``, feature ``jit``) are committed as source and as the ROM assembled from
+it; each ROM must be exactly what the project's assembler makes of its source, so that the
+binary cannot drift from it.
 
 Rebuild one after editing its source with
-``python -m emurust.tools.asm tests/data/NAME.asm -o tests/data/NAME.gb --fix --pad PAD``.
+``python -m emurust.tools.asm tests/data/NAME.asm -o tests/data/NAME.gb --fix --pad PAD``
+(PAD as in ``PROGRAMS``).
 """
 
 from __future__ import annotations
