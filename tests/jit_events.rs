@@ -97,7 +97,7 @@ fn records(gb: &GameBoy) -> BTreeMap<u8, Vec<Record>> {
             pc: peek16(gb, a),
             k: gb.peek(a + 2),
             phase: gb.peek(a + 3),
-            more: [gb.peek(a + 4), gb.peek(a + 5), gb.peek(a + 6), gb.peek(a + 7)],
+            more: std::array::from_fn(|j| gb.peek(a + 4 + j as u16)),
         };
         by_phase.entry(r.phase).or_default().push(r);
     }
@@ -144,7 +144,11 @@ fn finished_and_compiled(gb: &GameBoy, rom: &[u8], calls: usize) -> BTreeSet<u16
     assert_eq!(sites.len(), calls, "calls of Block: {sites:x?}");
     // (The first is the warm-up's, inside its loop's function.)
     for &site in &sites[1..] {
-        assert_eq!(gb.jit_blocks_at(site), 1, "call at {site:#06x} not compiled");
+        assert_eq!(
+            gb.jit_blocks_at(site),
+            1,
+            "call at {site:#06x} not compiled"
+        );
     }
     instruction_starts(rom, BLOCK, BLOCK_END)
 }
