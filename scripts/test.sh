@@ -64,9 +64,10 @@ step "clippy (python feature)" cargo clippy --features python --all-targets -- -
 step "clippy (testing feature)" cargo clippy --features testing --all-targets -- -D warnings
 # Issue 41's block compiler (feature jit, off by default; Cranelift needs Rust 1.95): checked
 # here so it keeps compiling; its tests are run by hand (cargo test --release --features jit
-# --test jit --test jit_targeted --test jit_vectors: a release build with Cranelift, then about
-# 1 min; tests/jit.rs compares blocks, interpreter and reference path on ROMs and games,
-# jit_targeted on our programs in tests/data, jit_vectors on the SM83 single-step vectors).
+# --test jit --test jit_targeted --test jit_events --test jit_vectors: a release build with
+# Cranelift, then about 1 min; tests/jit.rs compares blocks, interpreter and reference path on
+# ROMs and games, jit_targeted and jit_events on our programs in tests/data, jit_vectors on
+# the SM83 single-step vectors).
 step "clippy (jit feature)" cargo clippy --features jit --all-targets -- -D warnings
 # --no-fail-fast: a failing unit test must not hide the conformance suites' results.
 step "cargo test" cargo test --no-fail-fast

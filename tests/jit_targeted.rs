@@ -23,6 +23,10 @@
 //! Each test also checks that blocks were compiled where it needs them
 //! (`GameBoy::jit_blocks_at`) and that its sweep happened (the records the
 //! program keeps in work RAM).
+//!
+//! `tests/jit_events.rs` goes on with the other interrupt sources (VBlank,
+//! STAT, serial, joypad), the CGB's speed switch and code in several
+//! switchable banks.
 #![cfg(feature = "jit")]
 
 mod common;

@@ -383,7 +383,19 @@ def test_errors_name_their_line(body: str, line: int, text: str) -> None:
         ('SECTION "r", ROM0[$3FFF]\nnop\nnop', 3, "grows past the end of ROM0"),
         ('SECTION "r", ROM0[$4000]', 1, "not in $0000-$3FFF"),
         ('SECTION "w", WRAM0[$D000]', 1, "not in $C000-$CFFF"),
-        ('SECTION "x", ROMX[$4000]', 1, "ROMX sections are not supported"),
+        ('SECTION "x", ROMX[$4000]', 1, "needs its bank"),
+        ('SECTION "x", ROMX[$4000], BANK[0]', 1, "ROMX bank 0 is not in 1-511"),
+        ('SECTION "x", ROMX[$4000], BANK[512]', 1, "ROMX bank 512 is not in 1-511"),
+        ('SECTION "x", ROMX[$4000], BANK[Later]\nLater:', 1, "forward references"),
+        ('SECTION "x", ROMX[$4000], WRAM[1]', 1, "needs its bank"),
+        ('SECTION "x", ROMX[$3FFF], BANK[1]', 1, "not in $4000-$7FFF"),
+        ('SECTION "x", ROM0[$0], BANK[1]', 1, "options after the address are not supported"),
+        ('SECTION "x", ROMX[$7FFF], BANK[1]\nnop\nnop', 3, "grows past the end of ROMX"),
+        (
+            'SECTION "a", ROMX[$4000], BANK[2]\nds 8\nSECTION "b", ROMX[$4004], BANK[2]\nnop',
+            3,
+            'section "b" (bank 2 $4004-$4004) overlaps section "a" (bank 2 $4000-$4007)',
+        ),
         ('SECTION "x", ROM0', 1, "needs its address"),
         ('SECTION "x", ROM0[Later]\nLater:', 1, "forward references"),
         ('SECTION "x", ROM0[$0]\nSECTION "x", ROM0[$10]', 2, "already defined"),
@@ -394,6 +406,97 @@ def test_section_errors(source: str, line: int, text: str) -> None:
     message = error_of(source)
     assert message.startswith(f"<source>:{line}: "), message
     assert text in message, message
+
+
+ROMX_SOURCE = """
+SECTION "main", ROM0[$150]
+Main:
+    ld a, 3
+    ld [$2000], a
+    call Far
+    jp Far.back
+SECTION "one", ROMX[$4000], BANK[1]
+    db 1
+Far:
+    ld a, [@ - 1]
+.back:
+    ret
+SECTION "three", ROMX[$4000], BANK[3]
+    db 3
+Three:
+    jp Main
+SECTION "five", ROMX[$7FFE], BANK[5]
+Five:
+    dw Three
+"""
+
+
+def test_romx_sections_are_laid_out_in_their_banks() -> None:
+    result = assemble(ROMX_SOURCE, pad=0xFF)
+    rom = result.rom
+    # Bank 5 is the last: the ROM grows to the power of two holding it (8 banks).
+    assert len(rom) == 8 * 0x4000
+    assert rom[0x150:0x15B] == bytes(
+        [0x3E, 3, 0xEA, 0x00, 0x20, 0xCD, 0x01, 0x40, 0xC3, 0x04, 0x40]
+    )
+    # Sections in different banks at the same addresses; labels are CPU addresses.
+    assert rom[0x4000:0x4006] == bytes([1, 0xFA, 0x00, 0x40, 0xC9, 0xFF])
+    assert rom[0xC000:0xC005] == bytes([3, 0xC3, 0x50, 0x01, 0xFF])
+    assert rom[0x17FFE:0x18000] == bytes([0x01, 0x40])
+    assert rom[0x8000:0xC000] == bytes([0xFF]) * 0x4000  # bank 2: nothing there
+    assert result.symbols == {
+        "Main": 0x150,
+        "Far": 0x4001,
+        "Far.back": 0x4004,
+        "Three": 0x4001,
+        "Five": 0x7FFE,
+    }
+    assert result.banks == {"Far": 1, "Far.back": 1, "Three": 3, "Five": 5}
+    assert result.sym_text().splitlines()[1:] == [
+        "00:0150 Main",
+        "01:4001 Far",
+        "01:4004 Far.back",
+        "03:4001 Three",
+        "05:7FFE Five",
+    ]
+
+
+def test_romx_code_runs_from_its_bank() -> None:
+    # MBC5, 4 banks: bank 0 calls the same address in banks 1, 2 and 3 in turn; each
+    # routine adds its own number to B.
+    banks = "\n".join(
+        f'SECTION "b{n}", ROMX[$4000], BANK[{n}]\n    ld a, b\n    add a, {n}\n    ld b, a\n    ret'
+        for n in (1, 2, 3)
+    )
+    source = f"""
+SECTION "entry", ROM0[$100]
+    nop
+    jp Main
+SECTION "header", ROM0[$147]
+    db $19, $01
+SECTION "main", ROM0[$150]
+Main:
+    ld b, 0
+    ld c, 1
+.next:
+    ld a, c
+    ld [$2000], a
+    call $4000
+    inc c
+    ld a, c
+    cp 4
+    jr nz, .next
+    ld a, b
+    ld [$C000], a
+.halt:
+    jr .halt
+{banks}
+"""
+    rom = assemble(source, fix=True).rom
+    assert len(rom) == 0x10000
+    gb = emurust.GameBoy(rom)
+    gb.tick(2, render=False)
+    assert gb.memory[0xC000] == 1 + 2 + 3
 
 
 def test_path_names_the_file_in_errors() -> None:

@@ -1,6 +1,7 @@
 //! Feature `jit`: a ROM run side by side on compiled blocks, the fast
 //! interpreter (`GameBoy::set_jit(false)`) and the reference path, compared
-//! at every frame (`tests/jit.rs`, `tests/jit_targeted.rs`).
+//! at every frame (`tests/jit.rs`, `tests/jit_targeted.rs`,
+//! `tests/jit_events.rs`).
 
 use emurust::{GameBoy, Model};
 

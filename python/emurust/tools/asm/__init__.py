@@ -17,9 +17,13 @@ are case-insensitive; labels and constants are case-sensitive and may not be res
   clashing with labels are errors. A constant may refer to symbols defined later.
 * ``SECTION "name", TYPE[$addr]``, TYPE one of ROM0 ($0000-$3FFF) or the RAM-like WRAM0
   ($C000-$CFFF), WRAMX ($D000-$DFFF), HRAM ($FF80-$FFFE), VRAM ($8000-$9FFF), SRAM
-  ($A000-$BFFF), OAM ($FE00-$FE9F). The address is required, section names are unique, a
-  section may not run past its range nor overlap another. RAM-like sections hold only labels
-  and ``ds``. ROMX is not supported.
+  ($A000-$BFFF), OAM ($FE00-$FE9F); or ``SECTION "name", ROMX[$addr], BANK[n]``: code and
+  data in switchable bank n (1-511) at $4000-$7FFF, file offset ``n * $4000 + addr -
+  $4000`` (its labels are CPU addresses; :attr:`Assembly.banks` and the ``.sym`` file give
+  their banks). The address (and a ROMX section's bank) is required, section names are
+  unique, a section may not run past its range nor overlap another in the same bank.
+  RAM-like sections hold only labels and ``ds``. The ROM is 32 KiB, or the power of two that
+  holds its last bank; the header's size and cartridge type bytes are the source's.
 * ``db`` bytes (-128..255) and "strings" (ASCII; escapes ``\\n \\t \\r \\0 \\\\ \\" \\'``),
   ``dw`` little-endian words (-32768..65535), ``ds count`` / ``ds count, fill`` (the count
   must be known when it is reached; in ROM the fill defaults to the pad byte; RAM sections

@@ -63,6 +63,7 @@ REGISTER_WORDS = frozenset([*R8, *R16, *R16_STACK, *CONDITIONS])
 # Section types and their address ranges (inclusive).
 SECTION_TYPES = {
     "rom0": ("ROM0", 0x0000, 0x3FFF),
+    "romx": ("ROMX", 0x4000, 0x7FFF),
     "wram0": ("WRAM0", 0xC000, 0xCFFF),
     "wramx": ("WRAMX", 0xD000, 0xDFFF),
     "hram": ("HRAM", 0xFF80, 0xFFFE),
@@ -75,5 +76,5 @@ RESERVED = (
     | DIRECTIVES
     | REGISTER_WORDS
     | frozenset(SECTION_TYPES)
-    | frozenset(["romx", "hli", "hld", "high", "low"])
+    | frozenset(["hli", "hld", "high", "low"])
 )
