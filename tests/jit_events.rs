@@ -28,20 +28,11 @@
 
 mod common;
 
+use common::three_paths::{data, peek16};
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use emurust::{Button, GameBoy, Model};
-
-fn data(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn peek16(gb: &GameBoy, addr: u16) -> u16 {
-    gb.peek(addr) as u16 | (gb.peek(addr + 1) as u16) << 8
-}
 
 /// The addresses where the instructions from `start` up to `end` start
 /// (checked to end exactly at `end`).

@@ -31,25 +31,16 @@
 
 mod common;
 
+use common::three_paths::{data, peek16};
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use emurust::GameBoy;
-
-fn data(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// Runs `name` for `frames` frames on blocks, the fast interpreter and the
 /// reference path, comparing them after every frame; the machine on blocks.
 fn agree(name: &str, frames: u64) -> GameBoy {
     common::three_paths::agree(name, &data(name), frames, |_, _| {})
-}
-
-fn peek16(gb: &GameBoy, addr: u16) -> u16 {
-    gb.peek(addr) as u16 | (gb.peek(addr + 1) as u16) << 8
 }
 
 /// One record of `jit_offsets.asm` (16 bytes at 0xC000 + 16 * i).

@@ -5,6 +5,19 @@
 
 use emurust::{GameBoy, Model};
 
+/// One of our own test programs' ROMs, `tests/data/NAME`.
+pub fn data(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The little-endian word at `addr` (the programs' records).
+pub fn peek16(gb: &GameBoy, addr: u16) -> u16 {
+    gb.peek(addr) as u16 | (gb.peek(addr + 1) as u16) << 8
+}
+
 /// What the reference path is compared on: registers, clock, the RAM
 /// block, VRAM, OAM, I/O and IE, serial output. (Save states differ even
 /// without blocks: the fast path's lazily caught-up components hold other
