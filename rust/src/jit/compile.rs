@@ -721,12 +721,7 @@ impl<'a> Emitter<'a> {
                 let p = self.ram_at(i);
                 let v = self.b.ins().load(types::I8, flags(), p, 0x2000);
                 self.b.ins().jump(done, &[v.into()]);
-                self.b.set_cold_block(slow);
-                self.b.switch_to_block(slow);
-                let v = self.read_slow(a, idu);
-                self.b.ins().jump(done, &[v.into()]);
-                self.b.switch_to_block(done);
-                self.b.block_params(done)[0]
+                self.read_slow_into(slow, done, a, idu)
             }
         }
     }
@@ -752,6 +747,19 @@ impl<'a> Emitter<'a> {
         let p = self.b.ins().iadd(bank, i);
         let v = self.b.ins().load(types::I8, flags(), p, 0);
         self.b.ins().jump(done, &[v.into()]);
+        self.read_slow_into(slow, done, a, idu)
+    }
+
+    /// Emit the read of `a` through the host into the cold block `slow`,
+    /// which goes on to `done` (whose one parameter is the byte read);
+    /// continue in `done` and return that byte.
+    fn read_slow_into(
+        &mut self,
+        slow: cranelift_codegen::ir::Block,
+        done: cranelift_codegen::ir::Block,
+        a: Value,
+        idu: bool,
+    ) -> Value {
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
         let v = self.read_slow(a, idu);
