@@ -350,19 +350,7 @@ fn run_case(code: &JitCode, stem: &str, case: &Case, now0: u64) -> Outcome {
         echo: false,
         cycles: Vec::with_capacity(8),
     };
-    let r = case.init.r;
-    let mut cpu = Cpu::new(Registers {
-        a: r[0],
-        f: r[1],
-        b: r[2],
-        c: r[3],
-        d: r[4],
-        e: r[5],
-        h: r[6],
-        l: r[7],
-        sp: case.init.sp,
-        pc,
-    });
+    let mut cpu = Cpu::new(cpu_registers(&case.init));
     cpu.step(&mut rbus);
 
     let mut host = Host {
@@ -692,19 +680,7 @@ fn against_interpreter(code: &JitCode, mem: Vec<u8>, regs: Regs) -> Result<(), S
         echo: true,
         cycles: Vec::new(),
     };
-    let r = regs.r;
-    let mut cpu = Cpu::new(Registers {
-        a: r[0],
-        f: r[1],
-        b: r[2],
-        c: r[3],
-        d: r[4],
-        e: r[5],
-        h: r[6],
-        l: r[7],
-        sp: regs.sp,
-        pc: regs.pc,
-    });
+    let mut cpu = Cpu::new(cpu_registers(&regs));
     cpu.step(&mut rbus);
     let w = cpu.registers();
     let want = Regs {
@@ -840,4 +816,21 @@ fn idu_cycles_at_oam_addresses() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The interpreter's registers for a block's `regs` (A F B C D E H L).
+fn cpu_registers(regs: &Regs) -> Registers {
+    let r = regs.r;
+    Registers {
+        a: r[0],
+        f: r[1],
+        b: r[2],
+        c: r[3],
+        d: r[4],
+        e: r[5],
+        h: r[6],
+        l: r[7],
+        sp: regs.sp,
+        pc: regs.pc,
+    }
 }
