@@ -14,7 +14,12 @@ started somewhere!", stop the game for a message; a city that stopped idles and 
 little). Every timed run starts from that state (each emulator reloads it), so the runs time
 the same stretch.
 
-    python bench/compare_pyboy_cgb.py [--rom PATH] [--frames 200] [--repeat 5] [--cpu N]
+``--warm N`` runs the stretch N times untimed per emulator before timing: with the feature
+``jit`` (compiled ROM code, issue 41), emurust compiles the code it runs during its first runs,
+which the median of a few short runs then includes; ``--warm`` measures the state a long
+training run is in.
+
+    python bench/compare_pyboy_cgb.py [--rom PATH] [--frames 200] [--repeat 5] [--warm 0] [--cpu N]
 
 Writes bench/results/compare_pyboy_cgb.json.
 """
@@ -72,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--frames", type=int, default=200, help="frames per timed run (200)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per emulator (5)")
     p.add_argument("--warmup", type=int, default=300, help="frames before timing (300)")
+    p.add_argument(
+        "--warm",
+        type=int,
+        default=0,
+        help="untimed runs of the stretch per emulator before the timed ones (0): with an "
+        "emurust built with the feature jit, the code the stretch runs is compiled by then",
+    )
     p.add_argument("--cpu", type=int, help="CPU to pin to (default: the last allowed one)")
     p.add_argument("--out", default=str(HERE / "results"))
     args = p.parse_args(argv)
@@ -110,13 +122,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 pb.tick(args.frames, False)
 
-        for _ in range(args.repeat):
+        for i in range(args.warm + args.repeat):
             # Every run from the start of timing (each emulator its own state).
             gb.load_state(ours_start)
-            runs["emurust"].append(_timed(ours))
+            t_ours = _timed(ours)
             theirs_start.seek(0)
             pb.load_state(theirs_start)
-            runs["pyboy"].append(_timed(theirs))
+            t_theirs = _timed(theirs)
+            if i >= args.warm:
+                runs["emurust"].append(t_ours)
+                runs["pyboy"].append(t_theirs)
         fps = {k: args.frames / statistics.median(v) for k, v in runs.items()}
         results[mode] = {"fps": fps, "ratio": fps["emurust"] / fps["pyboy"], "runs_s": runs}
         print(
@@ -141,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "frames": args.frames,
         "repeat": args.repeat,
         "warmup": args.warmup,
+        "warm_runs": args.warm,
         "script": SCRIPT,
         "start": "PyBoy's state after the warm-up and the script, loaded by both",
         "same_pixels_at_end": same_end,

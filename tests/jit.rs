@@ -57,7 +57,11 @@ fn cpu_instrs_on_compiled_blocks_matches_the_interpreter() {
 
 #[test]
 fn tobu_tobu_girl_on_compiled_blocks_matches_the_interpreter() {
-    agree("homebrew/tobutobugirl/tobu.gb", 3000, true);
+    if let Some(gb) = agree("homebrew/tobutobugirl/tobu.gb", 3000, true) {
+        // Runs entered inside another entry's region ran (`jit::Block::index`).
+        let stats = gb.jit_stats().expect("the JIT is on");
+        assert!(stats.shared > 20, "{stats:?}");
+    }
 }
 
 #[test]
@@ -124,5 +128,11 @@ fn homebrew_rollouts_on_compiled_blocks_match_the_interpreter() {
         let stats = jit.jit_stats().expect("the JIT is on");
         eprintln!("{name}: {stats:?}");
         assert!(stats.compiled > 20, "{name}: too few blocks: {stats:?}");
+        // Runs entered inside another entry's region (a function's entry
+        // index other than 0: `jit::Block::index`) ran in every game.
+        assert!(
+            stats.shared > 0,
+            "{name}: no run entered in another's region: {stats:?}"
+        );
     }
 }

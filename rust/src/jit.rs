@@ -14,6 +14,14 @@
 //! compiled, so no event can fall inside a run, and runs have no clock
 //! check inside.
 //!
+//! **Entries.** A function can be entered at any of its region's runs (its
+//! second argument, the entry index, picks the run: [`Block::index`]).
+//! When the engine first wants a block at a ROM run that an earlier region
+//! compiled besides its own entry, the block enters that function there
+//! instead of compiling the run (and its own region) again, so each
+//! instruction is compiled about once (before: 2-4.6 times, bench/README).
+//! `EMURUST_JIT_SHARE=0` compiles them again, for measurements.
+//!
 //! **Chaining.** A function that leaves to a PC in ROM looks the next
 //! function up in the slot table itself and returns it (`run_block` calls
 //! it) when the engine would have run it too: compiled already, not a poll
@@ -298,8 +306,9 @@ extern "C" fn idu_cb<H: JitHost>(ctx: *mut JitCtx, addr: u32) -> u32 {
 #[derive(Debug)]
 #[repr(C)]
 pub struct Block {
-    /// Runs the block and returns the next block to run (chained), or null.
-    entry: extern "C" fn(*mut JitCtx) -> *const Block,
+    /// Runs the block (from run `index` of its function's region) and
+    /// returns the next block to run (chained), or null.
+    entry: Entry,
     /// What a block that chains into this one checks: `4 * admit_cycles`,
     /// or [`NO_CHAIN_INTO`] for a block the run engine enters itself (a
     /// poll or idle loop's start, whose turns it skips).
@@ -315,7 +324,15 @@ pub struct Block {
     /// Work RAM: the block compiled before this one at the same address
     /// (from other bytes), or 0.
     older: usize,
+    /// The entry index `entry` takes: which run of the function's region
+    /// this block starts at (0: the region's own entry; others: a run that
+    /// another entry's region compiled, see [`JitCode::block`]).
+    index: u32,
 }
+
+/// A compiled function: the context and the entry index (which run of the
+/// region to start at).
+type Entry = extern "C" fn(*mut JitCtx, u32) -> *const Block;
 
 impl Block {
     /// Whether work RAM (`wram`, 0xC000 at 0) still holds the code this
@@ -409,12 +426,12 @@ pub fn run_block<H: JitHost>(
     // until the blocks return. A block returns null or the address of a
     // `Block` read from a slot of `code` (see `JitCode::block`), which
     // lives as long as `code`.
-    let mut next = (block.entry)(&mut ctx);
+    let mut next = (block.entry)(&mut ctx, block.index);
     while !next.is_null() {
         // SAFETY: `next` is a slot's block address (above), alive while
         // `code` is.
         let b = unsafe { &*next };
-        next = (b.entry)(&mut ctx);
+        next = (b.entry)(&mut ctx, b.index);
     }
     sync_svbk(&mut ctx, host);
     regs.r = ctx.regs;
@@ -475,6 +492,12 @@ pub struct JitCode {
     wram_heat: Box<[std::sync::atomic::AtomicU8]>,
     /// [`HOT`], or `EMURUST_JIT_HOT`.
     hot: u8,
+    /// How ROM runs are shared between regions (`EMURUST_JIT_SHARE`, for
+    /// measurements): 2 (the default) a run compiled inside another entry's
+    /// region is entered there rather than compiled again, and regions
+    /// leave out runs compiled before; 1 the first only; 0 neither (each
+    /// entry compiles its whole region).
+    share: u8,
     inner: Mutex<Inner>,
 }
 
@@ -485,7 +508,21 @@ struct Inner {
     // when the vector grows.
     #[allow(clippy::vec_box)]
     blocks: Vec<Box<Block>>,
+    /// Per ROM offset: a run that a compiled region holds besides its
+    /// entry, which a block there enters instead of compiling the run again
+    /// ([`JitCode::block`]).
+    members: std::collections::HashMap<usize, Member>,
     stats: JitStats,
+}
+
+/// A run compiled inside another entry's region: its function, its entry
+/// index there, its admission and instructions.
+#[derive(Clone, Copy)]
+struct Member {
+    entry: Entry,
+    index: u32,
+    admit: u32,
+    instructions: u32,
 }
 
 /// What the compiler did so far for one ROM.
@@ -501,6 +538,9 @@ pub struct JitStats {
     pub code_bytes: u64,
     /// Seconds spent compiling.
     pub compile_seconds: f64,
+    /// Blocks that enter a function compiled for another entry (a run of
+    /// that entry's region), compiling nothing.
+    pub shared: u64,
 }
 
 impl std::fmt::Debug for JitCode {
@@ -536,10 +576,15 @@ impl JitCode {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(HOT),
+            share: std::env::var("EMURUST_JIT_SHARE")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2),
             inner: Mutex::new(Inner {
                 module: Some(module),
                 compiler: Some(compiler),
                 blocks: Vec::new(),
+                members: std::collections::HashMap::new(),
                 stats: JitStats::default(),
             }),
         })
@@ -583,7 +628,7 @@ impl JitCode {
         enterable: &dyn Fn(u16) -> bool,
     ) -> Option<&Block> {
         let slot = &self.slots[off];
-        let got = self.compile_into(slot, UNTRIED, pc, bank, chain_into, enterable, false);
+        let got = self.compile_into(slot, UNTRIED, pc, bank, chain_into, enterable, Some(off));
         match got {
             Err(()) => self.block(off, pc, bank, chain_into, enterable),
             Ok(b) => b,
@@ -652,7 +697,7 @@ impl JitCode {
             (0xC000..0xE000).contains(&t)
                 && self.wram_tries[(t - 0xC000) as usize].load(Ordering::Relaxed) < WRAM_TRIES
         };
-        let got = self.compile_into(&self.wram_slots[i], seen, pc, &bank, true, &enterable, true);
+        let got = self.compile_into(&self.wram_slots[i], seen, pc, &bank, true, &enterable, None);
         match got {
             // Another thread added a version meanwhile: look again.
             Err(()) => self.wram_block(pc, wram),
@@ -660,8 +705,11 @@ impl JitCode {
         }
     }
 
-    /// Compile the code at `pc` in `bank` into `slot`, unless the slot no
-    /// longer holds `seen` (`Err`: another thread changed it).
+    /// Compile the code at `pc` in `bank` into `slot` (the slot of ROM
+    /// offset `rom_off`, or of work RAM: `None`), unless the slot no longer
+    /// holds `seen` (`Err`: another thread changed it). A ROM run that an
+    /// earlier region compiled besides its entry is not compiled again:
+    /// its block enters that region's function at the run.
     #[allow(clippy::too_many_arguments)]
     fn compile_into(
         &self,
@@ -671,23 +719,65 @@ impl JitCode {
         bank: &[u8; 0x4000],
         chain_into: bool,
         enterable: &dyn Fn(u16) -> bool,
-        wram: bool,
+        rom_off: Option<usize>,
     ) -> Result<Option<&Block>, ()> {
+        let wram = rom_off.is_none();
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if slot.load(Ordering::Acquire) != seen {
             return Err(());
         }
-        let t = Instant::now();
+        let admit_t = |admit: u32| {
+            if chain_into {
+                4 * admit as u64
+            } else {
+                NO_CHAIN_INTO
+            }
+        };
         let Inner {
             module,
             compiler,
             blocks,
+            members,
             stats,
         } = &mut *inner;
+        if let Some(m) = rom_off.and_then(|o| members.get(&o)) {
+            let block = Box::new(Block {
+                entry: m.entry,
+                admit_t: admit_t(m.admit),
+                admit_cycles: m.admit,
+                instructions: m.instructions,
+                code: Box::new([]),
+                older: 0,
+                index: m.index,
+            });
+            let addr = &*block as *const Block as usize;
+            blocks.push(block);
+            stats.shared += 1;
+            slot.store(addr, Ordering::Release);
+            drop(inner);
+            // SAFETY: as in `block`: the box just pushed lives as long as `self`.
+            return Ok(Some(unsafe { &*(addr as *const Block) }));
+        }
+        let t = Instant::now();
         let (Some(module), Some(compiler)) = (module.as_mut(), compiler.as_mut()) else {
             return Ok(None);
         };
-        let compiled = compiler.compile(module, bank, pc, enterable, wram);
+        // A ROM region leaves out the runs compiled before (an entry's
+        // block, or a run of another region): it goes on into their blocks
+        // by chaining, so that no run is compiled twice.
+        let fresh = |t: u16| {
+            let Some(off) = rom_off.filter(|_| self.share >= 2) else {
+                return true;
+            };
+            let o = off - (pc & 0x3FFF) as usize + (t & 0x3FFF) as usize;
+            !members.contains_key(&o)
+                && self
+                    .slots
+                    .get(o)
+                    .is_some_and(|s| s.load(Ordering::Acquire) <= DECLINED)
+        };
+        let enterable = |t: u16| enterable(t) && fresh(t);
+        let compiled = compiler.compile(module, bank, pc, &enterable, wram);
         stats.compile_seconds += t.elapsed().as_secs_f64();
         let Some(c) = compiled else {
             stats.declined += 1;
@@ -697,12 +787,25 @@ impl JitCode {
             return Ok(None);
         };
         // SAFETY: `c.entry` is the finalized entry of a function compiled
-        // with the signature `fn(*mut JitCtx) -> *const Block` in the
-        // platform's C calling convention (`compile::Compiler::compile`);
-        // the module keeps its code alive until `JitCode` is dropped.
-        let entry = unsafe {
-            std::mem::transmute::<*const u8, extern "C" fn(*mut JitCtx) -> *const Block>(c.entry)
-        };
+        // with the signature `fn(*mut JitCtx, u32) -> *const Block` ([`Entry`])
+        // in the platform's C calling convention (`compile::Compiler::compile`),
+        // which takes any entry index (one past its runs goes to run 0); the
+        // module keeps its code alive until `JitCode` is dropped.
+        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(c.entry) };
+        if let (Some(off), true) = (rom_off, self.share >= 1) {
+            // The region's other runs: their blocks enter this function.
+            let bank_start = off - (pc & 0x3FFF) as usize;
+            for (index, &(start, admit, instructions)) in c.entries.iter().enumerate().skip(1) {
+                members
+                    .entry(bank_start + (start & 0x3FFF) as usize)
+                    .or_insert(Member {
+                        entry,
+                        index: index as u32,
+                        admit,
+                        instructions,
+                    });
+            }
+        }
         let code: Box<[(u16, Box<[u8]>)]> = if wram {
             c.runs
                 .iter()
@@ -713,15 +816,12 @@ impl JitCode {
         };
         let block = Box::new(Block {
             entry,
-            admit_t: if chain_into {
-                4 * c.admit as u64
-            } else {
-                NO_CHAIN_INTO
-            },
+            admit_t: admit_t(c.admit),
             admit_cycles: c.admit,
             instructions: c.instructions,
             code,
             older: if wram && seen > DECLINED { seen } else { 0 },
+            index: 0,
         });
         let addr = &*block as *const Block as usize;
         blocks.push(block);
@@ -814,9 +914,7 @@ impl JitCode {
         // SAFETY: as in `compile_into`: `c.entry` is a finalized function
         // of this signature, alive until `self` is dropped (which `&self`
         // prevents during the run).
-        let entry = unsafe {
-            std::mem::transmute::<*const u8, extern "C" fn(*mut JitCtx) -> *const Block>(c.entry)
-        };
+        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(c.entry) };
         let block = Block {
             entry,
             admit_t: NO_CHAIN_INTO,
@@ -824,6 +922,7 @@ impl JitCode {
             instructions: c.instructions,
             code: Box::new([]),
             older: 0,
+            index: 0,
         };
         Some(run_block(self, &block, regs, now, Chain::NONE, host))
     }

@@ -14,7 +14,9 @@
 //! `perf`'s map of the JIT).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, InstBuilder, JumpTableData, MemFlagsData, SigRef, Signature, Value,
+};
 use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -111,6 +113,13 @@ impl Compiler {
         let ptr = self.ptr;
         self.ctx.func.signature = Signature::new(module.isa().default_call_conv());
         self.ctx.func.signature.params.push(AbiParam::new(ptr));
+        // The entry index: which run of the region to start at (0: the
+        // region's own entry; see [`Compiled::entries`]).
+        self.ctx
+            .func
+            .signature
+            .params
+            .push(AbiParam::new(types::I32));
         self.ctx.func.signature.returns.push(AbiParam::new(ptr));
         let call_conv = module.isa().default_call_conv();
         let config = module.target_config();
@@ -135,6 +144,7 @@ impl Compiler {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let ctx = b.block_params(entry)[0];
+            let index = b.block_params(entry)[1];
             let mut em = Emitter::new(b, ctx, ptr, bank, pc, read_sig, write_sig, idu_sig);
             if wram {
                 em.code_span = Some((lo & 0x1FFF, hi.wrapping_sub(lo)));
@@ -144,7 +154,25 @@ impl Compiler {
                 em.region.push((sub.start, blk, sub.admit()));
             }
             let first = em.region[0].1;
-            em.b.ins().jump(first, &[]);
+            if subs.len() == 1 {
+                em.b.ins().jump(first, &[]);
+            } else {
+                // Entry 0 (the usual one) by a plain branch, the others by
+                // a table on the index.
+                let others = em.b.create_block();
+                em.b.ins().brif(index, others, &[], first, &[]);
+                em.b.switch_to_block(others);
+                let table: Vec<_> = em
+                    .region
+                    .iter()
+                    .map(|r| em.b.func.dfg.block_call(r.1, &[]))
+                    .collect();
+                // A block call of its own for the default (the SSA pass
+                // appends arguments to each).
+                let default = em.b.func.dfg.block_call(first, &[]);
+                let jt = em.b.create_jump_table(JumpTableData::new(default, &table));
+                em.b.ins().br_table(index, jt);
+            }
             for (i, sub) in subs.iter().enumerate() {
                 em.sub_block(i, sub);
             }
@@ -180,6 +208,10 @@ impl Compiler {
             instructions: instructions as u32,
             bytes,
             runs: subs.iter().map(|s| (s.start, s.end())).collect(),
+            entries: subs
+                .iter()
+                .map(|s| (s.start, s.admit(), s.insts.len() as u32))
+                .collect(),
         })
     }
 }
@@ -223,6 +255,10 @@ pub(super) struct Compiled {
     pub bytes: usize,
     /// The addresses of the code it was compiled from: each run's `[start, end)`.
     pub runs: Vec<(u16, u16)>,
+    /// Where the function can be entered: entry index `i` (its second
+    /// argument) starts at run `i`, whose start, admission (M-cycles
+    /// before its last instruction) and instruction count these are.
+    pub entries: Vec<(u16, u32, u32)>,
 }
 
 /// One instruction of a block.
