@@ -14,6 +14,7 @@
 //! (ROM, work RAM, HRAM), from the trace (the reference path: slow);
 //! `--hist` prints the 60 addresses that ran the most instructions.
 //! `--repeat K` times the last pass K times from the same state.
+//! Compiles are made on the emulating thread unless `--background`.
 use emurust::cpu::StepKind;
 
 fn main() {
@@ -33,6 +34,10 @@ fn main() {
         .map(|i| std::fs::read(&args[i + 1]).expect("read state"));
     #[cfg(feature = "jit")]
     gb.set_jit(!args.iter().any(|a| a == "--no-jit"));
+    // Compiles on this thread, so that `--again` passes leave nothing to
+    // compile in the timed one (`--background`: on the background thread).
+    #[cfg(feature = "jit")]
+    gb.set_jit_background(args.iter().any(|a| a == "--background"));
     gb.run_frames(warm, false);
     if let Some(state) = &state {
         gb.load_state(state).expect("load state");

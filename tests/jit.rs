@@ -97,6 +97,9 @@ fn homebrew_rollouts_on_compiled_blocks_match_the_interpreter() {
         let new = || GameBoy::with_model(&rom, None, Model::auto(&rom)).unwrap();
         let (mut jit, mut interp) = (new(), new());
         interp.set_jit(false);
+        // Compiled on the background thread while the interpreter runs the
+        // code (the default).
+        jit.set_jit_background(true);
         for f in 0..10_000 {
             if f == 5_000 {
                 // A state saved on one path loads on the other and both go
@@ -133,6 +136,10 @@ fn homebrew_rollouts_on_compiled_blocks_match_the_interpreter() {
         assert!(
             stats.shared > 0,
             "{name}: no run entered in another's region: {stats:?}"
+        );
+        assert!(
+            stats.background > 0,
+            "{name}: nothing compiled in the background: {stats:?}"
         );
     }
 }

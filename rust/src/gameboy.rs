@@ -898,6 +898,19 @@ impl GameBoy {
         self.core.hw.no_jit = !on;
     }
 
+    /// Feature `jit`: whether this machine's ROM code is compiled on a
+    /// background thread (the default: the interpreter runs it meanwhile)
+    /// or on the thread that first wants it (tests that look for blocks at
+    /// given places; measurements). It holds for every machine running the
+    /// same ROM (the compiled code is shared); the emulation is the same
+    /// either way.
+    #[cfg(feature = "jit")]
+    pub fn set_jit_background(&self, on: bool) {
+        if let Some(j) = self.core.code.jit.as_ref() {
+            j.set_background(on);
+        }
+    }
+
     /// What the block compiler (feature `jit`) did so far for this
     /// machine's ROM (shared by every machine running it): `None` where
     /// the JIT is off (no backend, `EMURUST_JIT=0`).

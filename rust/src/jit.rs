@@ -443,6 +443,18 @@ pub fn run_block<H: JitHost>(
 /// Slot values besides a block's address.
 const UNTRIED: usize = 0;
 const DECLINED: usize = 1;
+/// A ROM offset handed to the background compiler, not compiled yet (the
+/// interpreter runs the code there meanwhile).
+pub(crate) const QUEUED: usize = 2;
+
+/// A compile the background thread is asked for: the ROM offset (whose
+/// bank is mapped at its usual address, `pc`) and whether blocks may
+/// chain into it.
+struct Job {
+    off: usize,
+    pc: u16,
+    chain_into: bool,
+}
 
 /// Looks for a block at a ROM offset before it is compiled
 /// (`EMURUST_JIT_HOT=N` sets another count, for measurements that must not
@@ -474,7 +486,7 @@ const WRAM_VERSIONS: usize = 8;
 
 /// A ROM's compiled blocks, shared by every machine running it.
 pub struct JitCode {
-    /// Per ROM offset: [`UNTRIED`], [`DECLINED`] or the address of a
+    /// Per ROM offset: [`UNTRIED`], [`DECLINED`], [`QUEUED`] or the address of a
     /// leaked `Block` (owned by `blocks`).
     slots: Box<[AtomicUsize]>,
     /// Per ROM offset: how often the engine looked for a block there before
@@ -498,6 +510,23 @@ pub struct JitCode {
     /// leave out runs compiled before; 1 the first only; 0 neither (each
     /// entry compiles its whole region).
     share: u8,
+    /// The code this cache compiles for, which the background compiler
+    /// reads (set by `Code::shared`; without it every compile is made on
+    /// the thread that asks).
+    source: std::sync::OnceLock<std::sync::Weak<crate::cpu::Code>>,
+    /// The background compiler's queue, once started (`None`: it could not
+    /// be started).
+    queue: std::sync::OnceLock<Option<std::sync::mpsc::Sender<Job>>>,
+    /// Whether ROM code is compiled in the background where the process
+    /// may use a second core (the default; off with
+    /// `EMURUST_JIT_BACKGROUND=0` or [`JitCode::set_background`]).
+    background: std::sync::atomic::AtomicBool,
+    /// The process that made it: a process forked from it (Python's
+    /// multiprocessing) compiles nothing more with it, because the
+    /// background thread and a compile in progress on another thread (the
+    /// mutex held) did not come along (`Code::shared` gives such a process
+    /// new code for new machines).
+    pid: u32,
     inner: Mutex<Inner>,
 }
 
@@ -541,6 +570,8 @@ pub struct JitStats {
     /// Blocks that enter a function compiled for another entry (a run of
     /// that entry's region), compiling nothing.
     pub shared: u64,
+    /// Blocks made by the background compiler (of `compiled` and `shared`).
+    pub background: u64,
 }
 
 impl std::fmt::Debug for JitCode {
@@ -580,6 +611,12 @@ impl JitCode {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(2),
+            source: std::sync::OnceLock::new(),
+            queue: std::sync::OnceLock::new(),
+            background: std::sync::atomic::AtomicBool::new(
+                std::env::var("EMURUST_JIT_BACKGROUND").map_or(true, |v| v != "0"),
+            ),
+            pid: std::process::id(),
             inner: Mutex::new(Inner {
                 module: Some(module),
                 compiler: Some(compiler),
@@ -608,7 +645,8 @@ impl JitCode {
             // Not yet hot: the interpreter runs it.
             UNTRIED if !hot(&self.heat[off], self.hot) => None,
             UNTRIED => self.compile(off, pc, bank, chain_into, enterable),
-            DECLINED => None,
+            // Declined, or being compiled in the background.
+            DECLINED | QUEUED => None,
             // SAFETY: a slot holds either a mark or the address of a
             // `Block` boxed in `inner.blocks`, which only grows and lives
             // as long as `self`; it was written (Release) after the box
@@ -627,7 +665,15 @@ impl JitCode {
         chain_into: bool,
         enterable: &dyn Fn(u16) -> bool,
     ) -> Option<&Block> {
+        if std::process::id() != self.pid {
+            // A forked process: the interpreter runs what is not compiled.
+            return None;
+        }
         let slot = &self.slots[off];
+        if self.enqueue(off, pc, chain_into) {
+            // The interpreter runs it until the background thread is done.
+            return None;
+        }
         let got = self.compile_into(slot, UNTRIED, pc, bank, chain_into, enterable, Some(off));
         match got {
             Err(()) => self.block(off, pc, bank, chain_into, enterable),
@@ -670,7 +716,9 @@ impl JitCode {
     #[cold]
     #[inline(never)]
     fn compile_wram(&self, i: usize, pc: u16, wram: &[u8], seen: usize) -> Option<&Block> {
-        if self.wram_tries[i].load(Ordering::Relaxed) >= WRAM_TRIES {
+        if self.wram_tries[i].load(Ordering::Relaxed) >= WRAM_TRIES
+            || std::process::id() != self.pid
+        {
             return None;
         }
         self.wram_tries[i].fetch_add(1, Ordering::Relaxed);
@@ -753,6 +801,7 @@ impl JitCode {
             let addr = &*block as *const Block as usize;
             blocks.push(block);
             stats.shared += 1;
+            stats.background += (seen == QUEUED) as u64;
             slot.store(addr, Ordering::Release);
             drop(inner);
             // SAFETY: as in `block`: the box just pushed lives as long as `self`.
@@ -774,7 +823,7 @@ impl JitCode {
                 && self
                     .slots
                     .get(o)
-                    .is_some_and(|s| s.load(Ordering::Acquire) <= DECLINED)
+                    .is_some_and(|s| s.load(Ordering::Acquire) <= QUEUED)
         };
         let enterable = |t: u16| enterable(t) && fresh(t);
         let compiled = compiler.compile(module, bank, pc, &enterable, wram);
@@ -826,12 +875,82 @@ impl JitCode {
         let addr = &*block as *const Block as usize;
         blocks.push(block);
         stats.compiled += 1;
+        stats.background += (seen == QUEUED) as u64;
         stats.instructions += c.instructions as u64;
         stats.code_bytes += c.bytes as u64;
         slot.store(addr, Ordering::Release);
         drop(inner);
         // SAFETY: as in `block`: the box just pushed lives as long as `self`.
         Ok(Some(unsafe { &*(addr as *const Block) }))
+    }
+
+    /// The code this cache compiles for (`Code::shared`), which the
+    /// background compiler reads: without it, compiles are made on the
+    /// thread that asks for them.
+    pub(crate) fn set_source(&self, code: std::sync::Weak<crate::cpu::Code>) {
+        let _ = self.source.set(code);
+    }
+
+    /// Compile ROM code on a background thread (`true`, the default) or on
+    /// the thread that first wants it (`false`: the block is there when the
+    /// call returns, as tests that look for compiled blocks at given places
+    /// need). Either way the emulated machine does the same: code not
+    /// compiled yet runs on the interpreter.
+    pub fn set_background(&self, on: bool) {
+        self.background.store(on, Ordering::Relaxed);
+    }
+
+    /// Hand the compile of ROM offset `off` to the background thread
+    /// (started on first use): `true` when it took it (the slot is then
+    /// [`QUEUED`], or another thread queued it first), `false` when the
+    /// caller compiles it itself (background compiles off, the process
+    /// allowed one core only, no source, no thread).
+    fn enqueue(&self, off: usize, pc: u16, chain_into: bool) -> bool {
+        // Only with a second core to run on: on one core the thread would
+        // take its time from the emulation (and from whatever else runs
+        // there) anyway.
+        if !self.background.load(Ordering::Relaxed)
+            || std::thread::available_parallelism().map_or(true, |n| n.get() < 2)
+        {
+            return false;
+        }
+        let Some(source) = self.source.get() else {
+            return false;
+        };
+        let queue = self.queue.get_or_init(|| {
+            let (tx, rx) = std::sync::mpsc::channel::<Job>();
+            let source = source.clone();
+            std::thread::Builder::new()
+                .name("emurust-jit".into())
+                .spawn(move || background_compiler(rx, source))
+                .ok()
+                .map(|_| tx)
+        });
+        let Some(tx) = queue else {
+            return false;
+        };
+        let slot = &self.slots[off];
+        if slot
+            .compare_exchange(UNTRIED, QUEUED, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            // Queued, compiled or declined by another thread meanwhile.
+            return true;
+        }
+        if tx
+            .send(Job {
+                off,
+                pc,
+                chain_into,
+            })
+            .is_err()
+        {
+            // The thread is gone (it cannot be while `self` lives, unless
+            // a compile panicked): compile here.
+            slot.store(UNTRIED, Ordering::Release);
+            return false;
+        }
+        true
     }
 
     /// What the compiler did so far.
@@ -844,7 +963,7 @@ impl JitCode {
     pub fn compiled_at(&self, off: usize) -> bool {
         self.slots
             .get(off)
-            .is_some_and(|s| s.load(Ordering::Acquire) > DECLINED)
+            .is_some_and(|s| s.load(Ordering::Acquire) > QUEUED)
     }
 
     /// How many blocks were compiled for work RAM at `pc` (0xC000-0xDFFF),
@@ -868,6 +987,42 @@ impl JitCode {
     /// Bytes of the slot table (one word per ROM byte).
     pub fn table_bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<AtomicUsize>()
+    }
+}
+
+/// The background compiler of one ROM's code: compiles the queued ROM
+/// offsets in order, each as the thread that queued it would have
+/// ([`JitCode::compile_into`]); ends when the code is dropped (the queue's
+/// sender goes with it).
+fn background_compiler(
+    rx: std::sync::mpsc::Receiver<Job>,
+    source: std::sync::Weak<crate::cpu::Code>,
+) {
+    while let Ok(job) = rx.recv() {
+        // The code lives while a machine runs it; if none does, the queue
+        // is about to close.
+        let Some(code) = source.upgrade() else {
+            break;
+        };
+        let Some(jit) = code.jit.as_ref() else {
+            break;
+        };
+        let Some(bank) = code.bank(job.off) else {
+            jit.slots[job.off].store(DECLINED, Ordering::Release);
+            continue;
+        };
+        let bank_start = job.off & !0x3FFF;
+        let enterable = |t: u16| code.enterable(bank_start, t);
+        let slot = &jit.slots[job.off];
+        let _ = jit.compile_into(
+            slot,
+            QUEUED,
+            job.pc,
+            bank,
+            job.chain_into,
+            &enterable,
+            Some(job.off),
+        );
     }
 }
 

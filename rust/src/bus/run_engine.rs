@@ -131,11 +131,7 @@ impl<'a, const REF: bool, const MODE: u8> Bus<'a, REF, MODE> {
                     // Where a compiled region may go on without the engine:
                     // where it would run a run itself (`jit::compile`).
                     let bank_off = off & !0x3FFF;
-                    let enterable = |t: u16| {
-                        code.runs
-                            .chained_at(bank_off + (t & 0x3FFF) as usize)
-                            .is_some()
-                    };
+                    let enterable = |t: u16| code.enterable(bank_off, t);
                     if let Some(block) = code.jit.as_ref().and_then(|j| {
                         Some((j, j.block(off, pc, run.bank, chain_into, &enterable)?))
                     }) {

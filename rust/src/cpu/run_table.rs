@@ -529,6 +529,9 @@ pub struct Code {
     /// no Cranelift backend or `EMURUST_JIT=0`).
     #[cfg(feature = "jit")]
     pub jit: Option<crate::jit::JitCode>,
+    /// The process that made it (a forked process makes its own for new
+    /// machines: `jit::JitCode` compiles only in its own process).
+    pid: u32,
 }
 
 /// Every live [`Code`], so that machines built separately from the same ROM
@@ -544,11 +547,12 @@ impl Code {
         }
         // Found outside the lock: two threads may both build one, which
         // only costs the time.
-        let code = Arc::new(Code {
+        let code = Arc::new_cyclic(|_me| Code {
             rom: rom.clone(),
             runs: RunTable::new(rom),
             #[cfg(feature = "jit")]
-            jit: crate::jit::JitCode::new(rom.len()),
+            jit: crate::jit::JitCode::new(rom.len()).inspect(|j| j.set_source(_me.clone())),
+            pid: std::process::id(),
         });
         let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
         live.retain(|w| w.strong_count() > 0);
@@ -558,9 +562,20 @@ impl Code {
 
     fn find(rom: &Arc<[u8]>) -> Option<Arc<Code>> {
         let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-        live.iter()
-            .filter_map(Weak::upgrade)
-            .find(|c| Arc::ptr_eq(&c.rom, rom) || c.rom[..] == rom[..])
+        live.iter().filter_map(Weak::upgrade).find(|c| {
+            c.pid == std::process::id() && (Arc::ptr_eq(&c.rom, rom) || c.rom[..] == rom[..])
+        })
+    }
+
+    /// Whether the run engine would run code at `pc` of the bank that
+    /// starts at ROM offset `bank_start` (mapped at its usual address): where
+    /// a compiled region may go on without the engine (`jit::compile`).
+    #[cfg(feature = "jit")]
+    #[inline]
+    pub fn enterable(&self, bank_start: usize, pc: u16) -> bool {
+        self.runs
+            .chained_at(bank_start + (pc & 0x3FFF) as usize)
+            .is_some()
     }
 
     /// The 16 KiB bank holding ROM offset `off`.

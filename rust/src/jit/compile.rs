@@ -1128,8 +1128,11 @@ impl<'a> Emitter<'a> {
         let o8 = self.b.ins().ishl_imm_u(o, 3);
         let at = self.b.ins().iadd(slots, o8);
         let p = self.b.ins().load(ptr, flags(), at, 0);
-        // Slots 0 and 1 are the marks (untried, declined).
-        let is_block = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThan, p, 1);
+        // Slots 0 to 2 are the marks (untried, declined, queued).
+        let is_block = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, p, super::QUEUED as i64);
         self.b.ins().brif(is_block, admit, &[], ret0, &[]);
 
         self.b.switch_to_block(admit);
