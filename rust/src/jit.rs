@@ -22,6 +22,18 @@
 //! instruction is compiled about once (before: 2-4.6 times, bench/README).
 //! `EMURUST_JIT_SHARE=0` compiles them again, for measurements.
 //!
+//! **Background compiles.** Where the process may use a second core, hot
+//! ROM code is compiled on a thread of its own (one per ROM, started on
+//! first use, ended with the code): the slot is marked queued and the
+//! interpreter runs the code until the block is there, so no machine waits
+//! for Cranelift (the emulation is the same either way: both paths agree).
+//! On one core, with `EMURUST_JIT_BACKGROUND=0` or
+//! [`JitCode::set_background`]`(false)`, and for code in work RAM (whose
+//! bytes belong to one machine), the thread that wants the block compiles
+//! it. A process forked from the one that made the code (Python's
+//! multiprocessing) compiles nothing more with it: the thread and a
+//! compile in progress do not come along.
+//!
 //! **Chaining.** A function that leaves to a PC in ROM looks the next
 //! function up in the slot table itself and returns it (`run_block` calls
 //! it) when the engine would have run it too: compiled already, not a poll
@@ -64,7 +76,7 @@
 //! The code lives in [`JitCode`], one per ROM inside `Code` (an `Arc`
 //! shared by machines and threads): one atomic slot per ROM byte and per
 //! work-RAM address, filled lazily with the function's [`Block`] or a
-//! "declined" mark. The hot path is one atomic load (and, for work RAM,
+//! "declined" or "queued" mark. The hot path is one atomic load (and, for work RAM,
 //! the byte check); compiling takes a mutex around the Cranelift module.
 //! Blocks are never freed before the `JitCode`.
 //!
