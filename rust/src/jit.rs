@@ -800,8 +800,9 @@ impl JitCode {
             members,
             stats,
         } = &mut *inner;
-        if let Some(m) = rom_off.and_then(|o| members.get(&o)) {
-            let block = Box::new(Block {
+        let block = if let Some(m) = rom_off.and_then(|o| members.get(&o).copied()) {
+            stats.shared += 1;
+            Box::new(Block {
                 entry: m.entry,
                 admit_t: admit_t(m.admit),
                 admit_cycles: m.admit,
@@ -809,87 +810,80 @@ impl JitCode {
                 code: Box::new([]),
                 older: 0,
                 index: m.index,
-            });
-            let addr = &*block as *const Block as usize;
-            blocks.push(block);
-            stats.shared += 1;
-            stats.background += (seen == QUEUED) as u64;
-            slot.store(addr, Ordering::Release);
-            drop(inner);
-            // SAFETY: as in `block`: the box just pushed lives as long as `self`.
-            return Ok(Some(unsafe { &*(addr as *const Block) }));
-        }
-        let t = Instant::now();
-        let (Some(module), Some(compiler)) = (module.as_mut(), compiler.as_mut()) else {
-            return Ok(None);
-        };
-        // A ROM region leaves out the runs compiled before (an entry's
-        // block, or a run of another region): it goes on into their blocks
-        // by chaining, so that no run is compiled twice.
-        let fresh = |t: u16| {
-            let Some(off) = rom_off.filter(|_| self.share >= 2) else {
-                return true;
-            };
-            let o = off - (pc & 0x3FFF) as usize + (t & 0x3FFF) as usize;
-            !members.contains_key(&o)
-                && self
-                    .slots
-                    .get(o)
-                    .is_some_and(|s| s.load(Ordering::Acquire) <= QUEUED)
-        };
-        let enterable = |t: u16| enterable(t) && fresh(t);
-        let compiled = compiler.compile(module, bank, pc, &enterable, wram);
-        stats.compile_seconds += t.elapsed().as_secs_f64();
-        let Some(c) = compiled else {
-            stats.declined += 1;
-            if !wram || seen == UNTRIED {
-                slot.store(DECLINED, Ordering::Release);
-            }
-            return Ok(None);
-        };
-        // SAFETY: `c.entry` is the finalized entry of a function compiled
-        // with the signature `fn(*mut JitCtx, u32) -> *const Block` ([`Entry`])
-        // in the platform's C calling convention (`compile::Compiler::compile`),
-        // which takes any entry index (one past its runs goes to run 0); the
-        // module keeps its code alive until `JitCode` is dropped.
-        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(c.entry) };
-        if let (Some(off), true) = (rom_off, self.share >= 1) {
-            // The region's other runs: their blocks enter this function.
-            let bank_start = off - (pc & 0x3FFF) as usize;
-            for (index, &(start, admit, instructions)) in c.entries.iter().enumerate().skip(1) {
-                members
-                    .entry(bank_start + (start & 0x3FFF) as usize)
-                    .or_insert(Member {
-                        entry,
-                        index: index as u32,
-                        admit,
-                        instructions,
-                    });
-            }
-        }
-        let code: Box<[(u16, Box<[u8]>)]> = if wram {
-            c.runs
-                .iter()
-                .map(|&(lo, hi)| (lo, (lo..hi).map(|a| bank[(a & 0x3FFF) as usize]).collect()))
-                .collect()
+            })
         } else {
-            Box::new([])
+            let t = Instant::now();
+            let (Some(module), Some(compiler)) = (module.as_mut(), compiler.as_mut()) else {
+                return Ok(None);
+            };
+            // A ROM region leaves out the runs compiled before (an entry's
+            // block, or a run of another region): it goes on into their blocks
+            // by chaining, so that no run is compiled twice.
+            let fresh = |t: u16| {
+                let Some(off) = rom_off.filter(|_| self.share >= 2) else {
+                    return true;
+                };
+                let o = off - (pc & 0x3FFF) as usize + (t & 0x3FFF) as usize;
+                !members.contains_key(&o)
+                    && self
+                        .slots
+                        .get(o)
+                        .is_some_and(|s| s.load(Ordering::Acquire) <= QUEUED)
+            };
+            let enterable = |t: u16| enterable(t) && fresh(t);
+            let compiled = compiler.compile(module, bank, pc, &enterable, wram);
+            stats.compile_seconds += t.elapsed().as_secs_f64();
+            let Some(c) = compiled else {
+                stats.declined += 1;
+                if !wram || seen == UNTRIED {
+                    slot.store(DECLINED, Ordering::Release);
+                }
+                return Ok(None);
+            };
+            // SAFETY: `c.entry` is the finalized entry of a function compiled
+            // with the signature `fn(*mut JitCtx, u32) -> *const Block` ([`Entry`])
+            // in the platform's C calling convention (`compile::Compiler::compile`),
+            // which takes any entry index (one past its runs goes to run 0); the
+            // module keeps its code alive until `JitCode` is dropped.
+            let entry = unsafe { std::mem::transmute::<*const u8, Entry>(c.entry) };
+            if let (Some(off), true) = (rom_off, self.share >= 1) {
+                // The region's other runs: their blocks enter this function.
+                let bank_start = off - (pc & 0x3FFF) as usize;
+                for (index, &(start, admit, instructions)) in c.entries.iter().enumerate().skip(1) {
+                    members
+                        .entry(bank_start + (start & 0x3FFF) as usize)
+                        .or_insert(Member {
+                            entry,
+                            index: index as u32,
+                            admit,
+                            instructions,
+                        });
+                }
+            }
+            let code: Box<[(u16, Box<[u8]>)]> = if wram {
+                c.runs
+                    .iter()
+                    .map(|&(lo, hi)| (lo, (lo..hi).map(|a| bank[(a & 0x3FFF) as usize]).collect()))
+                    .collect()
+            } else {
+                Box::new([])
+            };
+            stats.compiled += 1;
+            stats.instructions += c.instructions as u64;
+            stats.code_bytes += c.bytes as u64;
+            Box::new(Block {
+                entry,
+                admit_t: admit_t(c.admit),
+                admit_cycles: c.admit,
+                instructions: c.instructions,
+                code,
+                older: if wram && seen > DECLINED { seen } else { 0 },
+                index: 0,
+            })
         };
-        let block = Box::new(Block {
-            entry,
-            admit_t: admit_t(c.admit),
-            admit_cycles: c.admit,
-            instructions: c.instructions,
-            code,
-            older: if wram && seen > DECLINED { seen } else { 0 },
-            index: 0,
-        });
+        stats.background += (seen == QUEUED) as u64;
         let addr = &*block as *const Block as usize;
         blocks.push(block);
-        stats.compiled += 1;
-        stats.background += (seen == QUEUED) as u64;
-        stats.instructions += c.instructions as u64;
-        stats.code_bytes += c.bytes as u64;
         slot.store(addr, Ordering::Release);
         drop(inner);
         // SAFETY: as in `block`: the box just pushed lives as long as `self`.
