@@ -504,7 +504,7 @@ pub struct JitCode {
     /// Per ROM offset: how often the engine looked for a block there before
     /// one was compiled (up to [`HOT`]: code run only a few times, such as
     /// a game's start-up, is left to the interpreter; compiling one costs
-    /// about 3 ms, bench/README.md).
+    /// about 1.5 ms a function, bench/README.md).
     heat: Box<[std::sync::atomic::AtomicU8]>,
     /// The same per work-RAM address (0xC000 at 0), the block's code
     /// checked against work RAM before each run ([`JitCode::wram_block`]).
