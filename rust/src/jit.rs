@@ -677,11 +677,13 @@ impl JitCode {
         chain_into: bool,
         enterable: &dyn Fn(u16) -> bool,
     ) -> Option<&Block> {
+        let slot = &self.slots[off];
         if std::process::id() != self.pid {
-            // A forked process: the interpreter runs what is not compiled.
+            // A forked process: the interpreter runs what is not compiled
+            // (marked declined, so that it is not asked again every run).
+            let _ = slot.compare_exchange(UNTRIED, DECLINED, Ordering::AcqRel, Ordering::Acquire);
             return None;
         }
-        let slot = &self.slots[off];
         if self.enqueue(off, pc, chain_into) {
             // The interpreter runs it until the background thread is done.
             return None;
@@ -728,9 +730,12 @@ impl JitCode {
     #[cold]
     #[inline(never)]
     fn compile_wram(&self, i: usize, pc: u16, wram: &[u8], seen: usize) -> Option<&Block> {
-        if self.wram_tries[i].load(Ordering::Relaxed) >= WRAM_TRIES
-            || std::process::id() != self.pid
-        {
+        if self.wram_tries[i].load(Ordering::Relaxed) >= WRAM_TRIES {
+            return None;
+        }
+        if std::process::id() != self.pid {
+            // A forked process (see `compile`): no more tries here.
+            self.wram_tries[i].store(WRAM_TRIES, Ordering::Relaxed);
             return None;
         }
         self.wram_tries[i].fetch_add(1, Ordering::Relaxed);
@@ -849,21 +854,24 @@ impl JitCode {
             if let (Some(off), true) = (rom_off, self.share >= 1) {
                 // The region's other runs: their blocks enter this function.
                 let bank_start = off - (pc & 0x3FFF) as usize;
-                for (index, &(start, admit, instructions)) in c.entries.iter().enumerate().skip(1) {
+                for (index, run) in c.runs.iter().enumerate().skip(1) {
                     members
-                        .entry(bank_start + (start & 0x3FFF) as usize)
+                        .entry(bank_start + (run.start & 0x3FFF) as usize)
                         .or_insert(Member {
                             entry,
                             index: index as u32,
-                            admit,
-                            instructions,
+                            admit: run.admit,
+                            instructions: run.instructions,
                         });
                 }
             }
             let code: Box<[(u16, Box<[u8]>)]> = if wram {
                 c.runs
                     .iter()
-                    .map(|&(lo, hi)| (lo, (lo..hi).map(|a| bank[(a & 0x3FFF) as usize]).collect()))
+                    .map(|r| {
+                        let bytes = (r.start..r.end).map(|a| bank[(a & 0x3FFF) as usize]);
+                        (r.start, bytes.collect())
+                    })
                     .collect()
             } else {
                 Box::new([])

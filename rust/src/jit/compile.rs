@@ -114,7 +114,7 @@ impl Compiler {
         self.ctx.func.signature = Signature::new(module.isa().default_call_conv());
         self.ctx.func.signature.params.push(AbiParam::new(ptr));
         // The entry index: which run of the region to start at (0: the
-        // region's own entry; see [`Compiled::entries`]).
+        // region's own entry; see [`Compiled::runs`]).
         self.ctx
             .func
             .signature
@@ -207,10 +207,14 @@ impl Compiler {
             admit,
             instructions: instructions as u32,
             bytes,
-            runs: subs.iter().map(|s| (s.start, s.end())).collect(),
-            entries: subs
+            runs: subs
                 .iter()
-                .map(|s| (s.start, s.admit(), s.insts.len() as u32))
+                .map(|s| Run {
+                    start: s.start,
+                    end: s.end(),
+                    admit: s.admit(),
+                    instructions: s.insts.len() as u32,
+                })
                 .collect(),
         })
     }
@@ -253,12 +257,19 @@ pub(super) struct Compiled {
     pub instructions: u32,
     /// Bytes of host code.
     pub bytes: usize,
-    /// The addresses of the code it was compiled from: each run's `[start, end)`.
-    pub runs: Vec<(u16, u16)>,
-    /// Where the function can be entered: entry index `i` (its second
-    /// argument) starts at run `i`, whose start, admission (M-cycles
-    /// before its last instruction) and instruction count these are.
-    pub entries: Vec<(u16, u32, u32)>,
+    /// The region's runs, the entry's first: entry index `i` (the
+    /// function's second argument) starts at run `i`.
+    pub runs: Vec<Run>,
+}
+
+/// One run of a compiled region.
+pub(super) struct Run {
+    /// The addresses of its code: `[start, end)`.
+    pub start: u16,
+    pub end: u16,
+    /// M-cycles before its last instruction (what entering it checks).
+    pub admit: u32,
+    pub instructions: u32,
 }
 
 /// One instruction of a block.
