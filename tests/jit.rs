@@ -100,6 +100,7 @@ fn homebrew_rollouts_on_compiled_blocks_match_the_interpreter() {
         // Compiled on the background thread while the interpreter runs the
         // code (the default).
         jit.set_jit_background(true);
+        jit.set_jit_hot(common::three_paths::TEST_HOT);
         for f in 0..10_000 {
             if f == 5_000 {
                 // A state saved on one path loads on the other and both go

@@ -911,6 +911,17 @@ impl GameBoy {
         }
     }
 
+    /// Feature `jit`: compile code once the engine has looked for its block
+    /// `looks` times (`emurust::jit::HOT` by default, weighed against the
+    /// cost of a compile; 0: the first time). It holds for every machine
+    /// running the same ROM; the emulation is the same either way.
+    #[cfg(feature = "jit")]
+    pub fn set_jit_hot(&self, looks: u32) {
+        if let Some(j) = self.core.code.jit.as_ref() {
+            j.set_hot(looks);
+        }
+    }
+
     /// What the block compiler (feature `jit`) did so far for this
     /// machine's ROM (shared by every machine running it): `None` where
     /// the JIT is off (no backend, `EMURUST_JIT=0`).

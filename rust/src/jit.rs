@@ -468,17 +468,30 @@ struct Job {
     chain_into: bool,
 }
 
-/// Looks for a block at a ROM offset before it is compiled
-/// (`EMURUST_JIT_HOT=N` sets another count, for measurements that must not
-/// compile in the stretch they time: 0 compiles code the first time).
-pub const HOT: u8 = 32;
+/// Looks for a block at a place (a ROM offset, or a work-RAM address whose
+/// code matches none of its compiled versions) before it is compiled
+/// (`EMURUST_JIT_HOT=N` or [`JitCode::set_hot`] set another count: 0
+/// compiles code the first time, for measurements that must not compile
+/// in the stretch they time).
+///
+/// The count weighs a compile's cost against what it saves (the rule of
+/// renting skis until the rent paid equals the price): a function costs
+/// about 75 µs of compiling per instruction, and a compiled instruction
+/// saves a few nanoseconds each time it runs, so code pays back its
+/// compile only after some 10,000 runs. Code looked at this many times
+/// then costs at most about twice what the better choice would have cost,
+/// whether it keeps running or stops. Measured (bench/README.md, tenth
+/// session): with 32 looks Tobu Tobu Girl ran 15,000 frames at 0.27x the
+/// interpreter's speed, compiles included; with 65,536, 0.99x, and µCity
+/// 1.1x over 15,000 frames and 1.7x over 240,000.
+pub const HOT: u32 = 1 << 16;
 
 /// Count one more look for a block where none was compiled; whether the
 /// place is hot (looked at `threshold` times, [`HOT`]) and is to be
 /// compiled now. A plain load and store: a count lost to another thread
 /// only delays the compile.
 #[inline(always)]
-fn hot(heat: &std::sync::atomic::AtomicU8, threshold: u8) -> bool {
+fn hot(heat: &std::sync::atomic::AtomicU32, threshold: u32) -> bool {
     let h = heat.load(Ordering::Relaxed);
     if h < threshold {
         heat.store(h + 1, Ordering::Relaxed);
@@ -505,7 +518,7 @@ pub struct JitCode {
     /// one was compiled (up to [`HOT`]: code run only a few times, such as
     /// a game's start-up, is left to the interpreter; compiling one costs
     /// about 1.5 ms a function, bench/README.md).
-    heat: Box<[std::sync::atomic::AtomicU8]>,
+    heat: Box<[std::sync::atomic::AtomicU32]>,
     /// The same per work-RAM address (0xC000 at 0), the block's code
     /// checked against work RAM before each run ([`JitCode::wram_block`]).
     wram_slots: Box<[AtomicUsize]>,
@@ -513,9 +526,9 @@ pub struct JitCode {
     /// the interpreter after [`WRAM_TRIES`]).
     wram_tries: Box<[std::sync::atomic::AtomicU8]>,
     /// As `heat`, per work-RAM address.
-    wram_heat: Box<[std::sync::atomic::AtomicU8]>,
-    /// [`HOT`], or `EMURUST_JIT_HOT`.
-    hot: u8,
+    wram_heat: Box<[std::sync::atomic::AtomicU32]>,
+    /// [`HOT`], `EMURUST_JIT_HOT` or [`JitCode::set_hot`].
+    hot: std::sync::atomic::AtomicU32,
     /// How ROM runs are shared between regions (`EMURUST_JIT_SHARE`, for
     /// measurements): 2 (the default) a run compiled inside another entry's
     /// region is entered there rather than compiled again, and regions
@@ -606,19 +619,21 @@ impl JitCode {
         Some(JitCode {
             slots: (0..rom_len).map(|_| AtomicUsize::new(UNTRIED)).collect(),
             heat: (0..rom_len)
-                .map(|_| std::sync::atomic::AtomicU8::new(0))
+                .map(|_| std::sync::atomic::AtomicU32::new(0))
                 .collect(),
             wram_slots: (0..0x2000).map(|_| AtomicUsize::new(UNTRIED)).collect(),
             wram_tries: (0..0x2000)
                 .map(|_| std::sync::atomic::AtomicU8::new(0))
                 .collect(),
             wram_heat: (0..0x2000)
-                .map(|_| std::sync::atomic::AtomicU8::new(0))
+                .map(|_| std::sync::atomic::AtomicU32::new(0))
                 .collect(),
-            hot: std::env::var("EMURUST_JIT_HOT")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(HOT),
+            hot: std::sync::atomic::AtomicU32::new(
+                std::env::var("EMURUST_JIT_HOT")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(HOT),
+            ),
             share: std::env::var("EMURUST_JIT_SHARE")
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -655,7 +670,7 @@ impl JitCode {
         let v = slot.load(Ordering::Acquire);
         match v {
             // Not yet hot: the interpreter runs it.
-            UNTRIED if !hot(&self.heat[off], self.hot) => None,
+            UNTRIED if !hot(&self.heat[off], self.hot.load(Ordering::Relaxed)) => None,
             UNTRIED => self.compile(off, pc, bank, chain_into, enterable),
             // Declined, or being compiled in the background.
             DECLINED | QUEUED => None,
@@ -708,9 +723,6 @@ impl JitCode {
         if head == DECLINED {
             return None;
         }
-        if head == UNTRIED && !hot(&self.wram_heat[i], self.hot) {
-            return None;
-        }
         let mut v = head;
         for _ in 0..WRAM_VERSIONS {
             if v <= DECLINED {
@@ -723,6 +735,12 @@ impl JitCode {
                 return Some(b);
             }
             v = b.older;
+        }
+        // No version of this code compiled: each new one gets hot first
+        // (code copied to work RAM and run a few times, such as a test
+        // ROM's next test, is left to the interpreter).
+        if !hot(&self.wram_heat[i], self.hot.load(Ordering::Relaxed)) {
+            return None;
         }
         self.compile_wram(i, pc, wram, head)
     }
@@ -739,6 +757,7 @@ impl JitCode {
             return None;
         }
         self.wram_tries[i].fetch_add(1, Ordering::Relaxed);
+        self.wram_heat[i].store(0, Ordering::Relaxed);
         if seen > DECLINED {
             // SAFETY: as in `block`.
             let head = unsafe { &*(seen as *const Block) };
@@ -912,6 +931,14 @@ impl JitCode {
     /// compiled yet runs on the interpreter.
     pub fn set_background(&self, on: bool) {
         self.background.store(on, Ordering::Relaxed);
+    }
+
+    /// Compile code once the engine has looked for its block `looks` times
+    /// ([`HOT`] by default; 0: the first time). For tests that want much
+    /// code compiled in a short run, and for measurements. The emulated
+    /// machine does the same either way.
+    pub fn set_hot(&self, looks: u32) {
+        self.hot.store(looks, Ordering::Relaxed);
     }
 
     /// Hand the compile of ROM offset `off` to the background thread

@@ -37,6 +37,9 @@ pub fn observable(gb: &GameBoy) -> (emurust::Registers, u64, Vec<u8>, Vec<u8>) {
     )
 }
 
+/// Looks before code is compiled in the tests (`GameBoy::set_jit_hot`).
+pub const TEST_HOT: u32 = 32;
+
 /// Run `rom` (the model its header asks for) for `frames` frames on the
 /// three machines, `input(frame, machine)` before each frame, and compare
 /// after every frame: the rendered frames, the whole save state of blocks
@@ -53,6 +56,9 @@ pub fn agree(
     // Blocks compiled where the engine first wants them (the tests look for
     // them at given places), not on the background thread.
     jit.set_jit_background(false);
+    // Code compiled after 32 looks (the default waits much longer, see
+    // `emurust::jit::HOT`): a short run covers much compiled code.
+    jit.set_jit_hot(TEST_HOT);
     let mut interp = new();
     interp.set_jit(false);
     let mut reference = new();
