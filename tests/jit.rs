@@ -144,3 +144,35 @@ fn homebrew_rollouts_on_compiled_blocks_match_the_interpreter() {
         );
     }
 }
+
+/// The default threshold (`emurust::jit::HOT`, 65,536 looks, which the
+/// other tests lower to `TEST_HOT`): cpu_instrs to its end compiles its hot
+/// code (each test's loops, copied to work RAM: every new version of the
+/// code there gets hot again) and leaves the rest to the interpreter, and
+/// the machine matches the interpreter's, frame by frame.
+#[test]
+fn default_threshold_compiles_hot_code_only() {
+    let Some(rom) = common::load("blargg/cpu_instrs/cpu_instrs.gb") else {
+        return;
+    };
+    let new = || GameBoy::with_model(&rom, None, Model::auto(&rom)).unwrap();
+    let (mut jit, mut interp) = (new(), new());
+    interp.set_jit(false);
+    jit.set_jit_background(false);
+    for f in 0..3300 {
+        jit.run_frame(false);
+        interp.run_frame(false);
+        assert!(
+            jit.save_state() == interp.save_state(),
+            "blocks and the interpreter differ after frame {f}"
+        );
+    }
+    let out = String::from_utf8_lossy(jit.serial_output());
+    assert!(out.contains("Passed all tests"), "{out}");
+    let stats = jit.jit_stats().expect("the JIT is on");
+    eprintln!("default threshold: {stats:?}");
+    // With 32 looks the same run compiles 524 functions (the first test
+    // of this file); with 65,536, only what ran that often.
+    assert!(stats.compiled > 10, "hot code not compiled: {stats:?}");
+    assert!(stats.compiled < 400, "cold code compiled: {stats:?}");
+}
