@@ -67,7 +67,9 @@ step "clippy (testing feature)" cargo clippy --features testing --all-targets --
 # --test jit --test jit_targeted --test jit_events --test jit_vectors: a release build with
 # Cranelift, then about 1 min; tests/jit.rs compares blocks, interpreter and reference path on
 # ROMs and games, jit_targeted and jit_events on our programs in tests/data, jit_vectors on
-# the SM83 single-step vectors).
+# the SM83 single-step vectors; every suite on blocks: EMURUST_JIT_HOT=32 cargo test --release
+# --features jit, about 16 min, 32 looks as in those tests, since the default threshold,
+# 65,536, compiles little in a test's short run).
 step "clippy (jit feature)" cargo clippy --features jit --all-targets -- -D warnings
 # --no-fail-fast: a failing unit test must not hide the conformance suites' results.
 step "cargo test" cargo test --no-fail-fast
