@@ -482,8 +482,8 @@ struct Job {
 /// then costs at most about twice what the better choice would have cost,
 /// whether it keeps running or stops. Measured (bench/README.md, tenth
 /// session): with 32 looks Tobu Tobu Girl ran 15,000 frames at 0.27x the
-/// interpreter's speed, compiles included; with 65,536, 0.99x, and µCity
-/// 1.1x over 15,000 frames and 1.7x over 240,000.
+/// interpreter's speed, compiles included; with 65,536, 0.93-0.99x, and
+/// µCity 1.0-1.1x over 15,000 frames and 1.6-1.7x over 240,000.
 pub const HOT: u32 = 1 << 16;
 
 /// Count one more look for a block where none was compiled; whether the
@@ -525,7 +525,8 @@ pub struct JitCode {
     /// Compiles per work-RAM address (code that keeps changing is left to
     /// the interpreter after [`WRAM_TRIES`]).
     wram_tries: Box<[std::sync::atomic::AtomicU8]>,
-    /// As `heat`, per work-RAM address.
+    /// As `heat`, per work-RAM address, counted again for each new version
+    /// of the code there.
     wram_heat: Box<[std::sync::atomic::AtomicU32]>,
     /// [`HOT`], `EMURUST_JIT_HOT` or [`JitCode::set_hot`].
     hot: std::sync::atomic::AtomicU32,
