@@ -747,12 +747,10 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
-                let (p, banked, banked_p) = self.wram_split(i);
-                let v = self.b.ins().load(types::I8, flags(), p, 0);
-                self.b.ins().jump(done, &[v.into()]);
-                self.b.switch_to_block(banked);
-                let v = self.b.ins().load(types::I8, flags(), banked_p, 0);
-                self.b.ins().jump(done, &[v.into()]);
+                self.wram_access(i, |e, p, _| {
+                    let v = e.b.ins().load(types::I8, flags(), p, 0);
+                    e.b.ins().jump(done, &[v.into()]);
+                });
                 self.b.switch_to_block(other);
                 let in_rom = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, a, 0x8000);
                 self.b.ins().brif(in_rom, rom, &[], high, &[]);
@@ -828,25 +826,28 @@ impl<'a> Emitter<'a> {
         (base, i as i32)
     }
 
-    /// Branch on where work-RAM offset `i` (i32, below 0x2000) lies: to
-    /// `block` with its host address in the RAM block where that holds it
-    /// (below `JitCtx::wram_len`: all of work RAM but while a CGB maps bank
-    /// 2-7 at 0xD000), else to `banked` with it from `JitCtx::wram_hi`.
-    /// Two blocks that each access and go on (no join of the address:
-    /// the common path stays as short as before banks were direct).
-    fn wram_split(&mut self, i: Value) -> (Value, cranelift_codegen::ir::Block, Value) {
+    /// Branch on where work-RAM offset `i` (i32, below 0x2000) lies and
+    /// make the access there with `access`, given the host address and
+    /// whether it is in the RAM block (below `JitCtx::wram_len`: all of
+    /// work RAM but while a CGB maps bank 2-7 at 0xD000), else from
+    /// `JitCtx::wram_hi`: two blocks that each access and go on (`access`
+    /// ends each with its jump; no join of the address: the common path
+    /// stays as short as before banks were direct). Each block is filled
+    /// before the next is begun, as Cranelift's builder requires.
+    fn wram_access(&mut self, i: Value, access: impl Fn(&mut Self, Value, bool)) {
         let len = self.b.use_var(self.wram_len);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
         let i = self.b.ins().uextend(self.ptr, i);
         let direct = self.b.create_block();
         let banked = self.b.create_block();
         self.b.ins().brif(inside, direct, &[], banked, &[]);
-        self.b.switch_to_block(banked);
-        let hi = self.b.ins().load(self.ptr, flags(), self.ctx, off::WRAM_HI);
-        let banked_p = self.b.ins().iadd(hi, i);
         self.b.switch_to_block(direct);
         let p = self.ram_at(i);
-        (p, banked, banked_p)
+        access(self, p, true);
+        self.b.switch_to_block(banked);
+        let hi = self.b.ins().load(self.ptr, flags(), self.ctx, off::WRAM_HI);
+        let p = self.b.ins().iadd(hi, i);
+        access(self, p, false);
     }
 
     fn read_slow(&mut self, a: Value, idu: bool) -> Value {
@@ -898,26 +899,21 @@ impl<'a> Emitter<'a> {
                 self.b.ins().brif(in_wram, wram, &[], other, &[]);
                 self.b.switch_to_block(wram);
                 let i = self.b.ins().band_imm_u(a, 0x1FFF);
-                let (p, banked, banked_p) = self.wram_split(i);
-                self.b.ins().store(flags(), v, p, 0);
-                if let Some((lo, len)) = self.code_span {
-                    let wi = self.b.ins().band_imm_u(a, 0x1FFF);
-                    let d = self.b.ins().iadd_imm_s(wi, -(lo as i64));
-                    let hit = self
-                        .b
-                        .ins()
-                        .icmp_imm_u(IntCC::UnsignedLessThan, d, len as i64);
-                    let hit = self.b.ins().uextend(types::I32, hit);
-                    self.called = true;
-                    self.sub_called = true;
-                    self.note_stop(hit);
-                }
-                self.b.ins().jump(done, &[]);
-                // (Code in work RAM runs only while the RAM block holds
-                // all of it: no code span in a bank.)
-                self.b.switch_to_block(banked);
-                self.b.ins().store(flags(), v, banked_p, 0);
-                self.b.ins().jump(done, &[]);
+                self.wram_access(i, |e, p, direct| {
+                    e.b.ins().store(flags(), v, p, 0);
+                    // (Code in work RAM runs only while the RAM block
+                    // holds all of it: no code span in a bank.)
+                    if let Some((lo, len)) = e.code_span.filter(|_| direct) {
+                        let wi = e.b.ins().band_imm_u(a, 0x1FFF);
+                        let d = e.b.ins().iadd_imm_s(wi, -(lo as i64));
+                        let hit = e.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, d, len as i64);
+                        let hit = e.b.ins().uextend(types::I32, hit);
+                        e.called = true;
+                        e.sub_called = true;
+                        e.note_stop(hit);
+                    }
+                    e.b.ins().jump(done, &[]);
+                });
                 self.b.switch_to_block(other);
                 let i = self.b.ins().iadd_imm_s(a, -0xFF80);
                 let in_hram = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, 0x7F);
