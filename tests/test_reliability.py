@@ -134,8 +134,17 @@ def test_a_batch_too_large_raises_memory_error() -> None:
 @pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="needs SIGINT")
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_ctrl_c_interrupts_a_long_step(num_threads: int) -> None:
-    vec = emurust.VecGameBoy(ROM, 16, frame_skip=3600, num_threads=num_threads)
-    frames = [vec.snapshot(i).frame_count for i in range(16)]
+    # A step that takes seconds on this build and machine: 16 envs x 3,600 frames (the
+    # most frames a step runs) took 0.08 s in a build whose compiled code (feature jit)
+    # runs the busy loop, so the batch grows with the speed measured here.
+    probe = emurust.VecGameBoy(ROM, 16, frame_skip=600, num_threads=1)
+    probe.step(np.zeros(16, np.uint8))  # (compiles, where a build compiles)
+    start = time.perf_counter()
+    probe.step(np.zeros(16, np.uint8))
+    per_env = (time.perf_counter() - start) * 6 / 16  # seconds for 3,600 frames of one env
+    n = min(4096, max(16, int(3.0 / max(per_env, 1e-9))))
+    vec = emurust.VecGameBoy(ROM, n, frame_skip=3600, num_threads=num_threads)
+    frames = [vec.snapshot(i).frame_count for i in range(n)]
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     # Python's own Ctrl-C handler, installed again at the C level: a library that an
     # earlier test loaded may have set SIGINT to be ignored there without Python knowing
@@ -145,7 +154,7 @@ def test_ctrl_c_interrupts_a_long_step(num_threads: int) -> None:
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt) as caught:
-            vec.step(np.zeros(16, np.uint8))  # 16 x 3,600 frames: far longer than 0.3 s
+            vec.step(np.zeros(n, np.uint8))  # about 3 s on one thread: far longer than 0.3 s
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
@@ -156,9 +165,9 @@ def test_ctrl_c_interrupts_a_long_step(num_threads: int) -> None:
         assert "VecGameBoy.step was interrupted" in note, note
     ran = [vec.snapshot(i).frame_count - f for i, f in enumerate(frames)]
     assert all(0 <= r <= 3600 for r in ran), ran
-    assert sum(ran) < 16 * 3600, "every env finished: the step was not interrupted"
+    assert sum(ran) < n * 3600, "every env finished: the step was not interrupted"
     # Every env is a consistent machine at a frame boundary: the batch steps on.
-    vec.step(np.zeros(16, np.uint8), mask=np.array([True] + [False] * 15))
+    vec.step(np.zeros(n, np.uint8), mask=np.array([True] + [False] * (n - 1)))
     assert vec.snapshot(0).frame_count == frames[0] + ran[0] + 3600
 
 
