@@ -833,17 +833,30 @@ def test_p1_select_irq_rule_on_2048(shared_roms: Path) -> None:
         assert not [d for d in failure.diffs if d["region"] == "io"], failure.summary()
 
 
-def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> None:
-    """From frame 159 Pandora's Blocks (seed 0, resynchronizing) waits at 0x1369 for
-    LY = 0 every frame with the STAT interrupt enabled: emurust leaves the loop in line
-    153, PyBoy is still in it, and the interrupt taken at another turn of the loop left
-    other bytes just below SP. The proof ignores those (up to 32 below SP) and nothing
-    else."""
+@pytest.fixture(scope="module")
+def pandora_161(
+    shared_roms: Path,
+) -> tuple[lockstep.LockstepResult, list[tuple[allowlist.Point, list[allowlist.Diff]]]]:
+    """Pandora's Blocks, seed 0, resynchronizing, 161 frames under the default allowlist
+    (its line-153 proof recording what it was shown): one run (about 90 s) for the two
+    tests that read it. Each test reads the points it needs and changes none it shares."""
     path = _rom(shared_roms, "homebrew", "pandoras-blocks", "PandorasBlocks.gbc")
     seen: list[tuple[allowlist.Point, list[allowlist.Diff]]] = []
     result = lockstep.run_lockstep(
         path, frames=161, seed=0, resync=True, max_failures=50, allowlist=_capturing(LY153, seen)
     )
+    return result, seen
+
+
+def test_line_153_still_polling_proof_ignores_dead_stack(
+    pandora_161: tuple[lockstep.LockstepResult, list[tuple[allowlist.Point, list[allowlist.Diff]]]],
+) -> None:
+    """From frame 159 Pandora's Blocks (seed 0, resynchronizing) waits at 0x1369 for
+    LY = 0 every frame with the STAT interrupt enabled: emurust leaves the loop in line
+    153, PyBoy is still in it, and the interrupt taken at another turn of the loop left
+    other bytes just below SP. The proof ignores those (up to 32 below SP) and nothing
+    else."""
+    result, seen = pandora_161
     at160 = [r for r in result.resyncs if r.frame == 160]
     assert [(r.kind, r.name) for r in at160] == [("pyboy-deviation", LY153)], result.summary()
     assert "up to 32 bytes below SP aside" in at160[0].detail
@@ -856,10 +869,13 @@ def test_line_153_still_polling_proof_ignores_dead_stack(shared_roms: Path) -> N
     # Strict: a WRAM difference above SP (live stack) or far below it is not proven.
     real = point.pyboy_diffs
     assert real is not None
-    for addr in (sp, sp - 33):
-        wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
-        point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]
-        assert line153.ly153_proof(point, diffs) is None
+    try:
+        for addr in (sp, sp - 33):
+            wrong: allowlist.Diff = {"region": "wram", "addr": addr, "emurust": 0, "pyboy": 1}
+            point.pyboy_diffs = lambda gb, wrong=wrong: [*real(gb), wrong]
+            assert line153.ly153_proof(point, diffs) is None
+    finally:
+        point.pyboy_diffs = real  # the point is the module fixture's
 
 
 READ_LAG = "pyboy-reads-8-cycles-late-terminal"
@@ -1177,7 +1193,10 @@ def test_reads_8_cycles_late_lcd_off_proof_tobu(shared_roms: Path) -> None:
     assert [(r.kind, r.name) for r in at633] == [("failure", "unexplained")], result.summary()
 
 
-def test_line_153_proof_with_dead_stack_pandora(shared_roms: Path) -> None:
+def test_line_153_proof_with_dead_stack_pandora(
+    shared_roms: Path,
+    pandora_161: tuple[lockstep.LockstepResult, list[tuple[allowlist.Point, list[allowlist.Diff]]]],
+) -> None:
     """Pandora's Blocks (seed 0, resynchronizing) at frames 157 and 159 polls LY for 0:
     emurust reads 0 in line 153 and goes on, PyBoy reads 153 for the rest of the line and
     stands right after the read with A = 0 at its frame end (pyboy-line-153-ly-terminal
@@ -1190,7 +1209,9 @@ def test_line_153_proof_with_dead_stack_pandora(shared_roms: Path) -> None:
             path, frames=160, seed=0, resync=True, max_failures=50, allowlist=entries
         )
 
-    result = run(list(allowlist.DEFAULT_ALLOWLIST))
+    # The default allowlist's run (161 frames: frame 160 is a proven deviation too, which
+    # test_line_153_still_polling_proof_ignores_dead_stack checks).
+    result, _ = pandora_161
     late = [(r.frame, r.kind, r.name) for r in result.resyncs if r.frame in (157, 159)]
     assert late == [
         (157, "pyboy-deviation", LY153),
