@@ -19,6 +19,9 @@
 //! Every other suite run with `EMURUST_JIT_HOT=32 cargo test --features jit`
 //! runs its fast path on blocks too (with the default threshold, 65,536
 //! looks, little of a suite's code gets hot; these tests set 32 themselves).
+//! CI (scripts/test.sh) runs `cargo test --features jit`: these tests and
+//! every suite at the default threshold, with the test profile's debug
+//! assertions (Cranelift's checks of how the IR is built among them).
 #![cfg(feature = "jit")]
 
 mod common;
