@@ -154,7 +154,7 @@ def test_ctrl_c_interrupts_a_long_step(num_threads: int) -> None:
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt) as caught:
-            vec.step(np.zeros(n, np.uint8))  # about 3 s on one thread: far longer than 0.3 s
+            vec.step(np.zeros(n, np.uint8))  # 3 s or more on one thread: far longer than 0.3 s
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
