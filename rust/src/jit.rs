@@ -85,6 +85,8 @@
 #![allow(unsafe_code)]
 
 mod compile;
+#[cfg(all(test, unix))]
+mod fork_test;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
