@@ -424,7 +424,7 @@ impl Hardware {
     fn read_io(&self, addr: u16) -> u8 {
         match addr {
             0xFF00 => self.joypad.read(),
-            0xFF01 | 0xFF02 => self.serial.read(addr),
+            0xFF01 | 0xFF02 => self.serial.read(addr, self.cgb_mode()),
             0xFF04..=0xFF07 => self.timer.read(addr, self.now),
             0xFF0F => (self.intf & !self.late_if()) | 0xE0,
             0xFF10..=0xFF3F => {
@@ -577,7 +577,8 @@ impl Hardware {
         self.apu.div_reset(t, counter);
         let counter = self.timer.system_counter(now);
         self.intf |= self.serial.catch_up(now);
-        self.serial.div_reset(now, counter);
+        let cgb_mode = self.cgb_mode();
+        self.serial.div_reset(now, counter, cgb_mode);
         self.timer.write(0xFF04, 0, now);
         self.timer_irq_edge();
         self.reschedule();
@@ -598,7 +599,8 @@ impl Hardware {
             0xFF01 | 0xFF02 => {
                 self.intf |= self.timer.catch_up(now);
                 let counter = self.timer.system_counter(now);
-                self.serial.write(addr, value, now, counter);
+                let cgb_mode = self.cgb_mode();
+                self.serial.write(addr, value, now, counter, cgb_mode);
                 self.reschedule();
             }
             0xFF04 => self.reset_div(),

@@ -306,12 +306,13 @@ impl GameBoy {
         c.set_buttons(st.buttons);
         let mut serial = crate::serial::Serial::new();
         serial.output = c.hw.serial.output.clone();
-        serial.write(0xFF01, st.sb, now, st.div_counter);
+        let cgb_mode = c.hw.cgb_mode();
+        serial.write(0xFF01, st.sb, now, st.div_counter, cgb_mode);
         if st.sc & 0x81 == 0x81 {
-            serial.write(0xFF02, st.sc, now, st.div_counter);
+            serial.write(0xFF02, st.sc, now, st.div_counter, cgb_mode);
             serial.output.pop(); // the byte was logged when the transfer began
         } else {
-            serial.sc = st.sc | 0x7E;
+            serial.sc = st.sc | 0x7C;
         }
         c.hw.serial = serial;
 
